@@ -1,0 +1,137 @@
+# pskd - one Makefile: libpskd.a, one program per src/pskd-*.c, tests, docs.
+.POSIX:
+.SUFFIXES:
+
+VERSION = 0.1.0
+
+PREFIX  = /usr/local
+BINDIR  = $(PREFIX)/bin
+MANDIR  = $(PREFIX)/share/man
+DATADIR = $(PREFIX)/share/pskd
+PYDIR   = $(PREFIX)/lib/python3/dist-packages
+
+CC      = cc
+CFLAGS  = -O2 -g
+LDFLAGS =
+WARN    = -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
+          -Wmissing-prototypes -Wno-sign-conversion
+WERROR  =
+PSKD_CPPFLAGS = -Isrc/lib -Ibuild/gen -D_FILE_OFFSET_BITS=64 \
+          -DPSKD_DATADIR=\"$(DATADIR)\"
+LIBS    = -Wl,--as-needed -lzstd -lxxhash -lcrypto -lz -lutf8proc -lm -lpthread
+
+# Build and output folders, overridden by the sanitizer targets.
+O = build
+B = bin
+
+ALLCFLAGS = $(PSKD_CPPFLAGS) $(CPPFLAGS) $(WARN) $(WERROR:1=-Werror) $(CFLAGS)
+
+PROGS    = $(patsubst src/%.c,$(B)/%,$(wildcard src/pskd-*.c))
+LIBSRC   = $(wildcard src/lib/*.c)
+LIBOBJ   = $(patsubst src/lib/%.c,$(O)/lib/%.o,$(LIBSRC)) $(GENOBJ)
+LIBA     = $(O)/libpskd.a
+UNITS    = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/*.c))
+FUZZERS  = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
+REPLAYS  = $(patsubst %,$(O)/tests/replay-%,$(FUZZERS))
+MANPAGES = $(wildcard man/*.[1-9])
+HEADERS  = $(wildcard src/lib/*.h) $(GENHDR)
+
+# Generated sources (tables made at build time) add themselves here.
+GENOBJ =
+GENHDR =
+-include src/*.mk
+
+all: $(PROGS)
+
+$(O)/lib/%.o: src/lib/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -c -o $@ $<
+
+$(O)/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -c -o $@ $<
+
+$(LIBA): $(LIBOBJ)
+	@rm -f $@
+	ar rcs $@ $(LIBOBJ)
+
+$(B)/pskd-%: $(O)/pskd-%.o $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LIBS)
+
+$(O)/tests/%: tests/unit/%.c $(LIBA) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LIBS)
+
+$(O)/tests/replay-%: tests/fuzz/replay.c tests/fuzz/fuzz-%.c $(LIBA) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(LDFLAGS) -o $@ tests/fuzz/replay.c \
+	    tests/fuzz/fuzz-$*.c $(LIBA) $(LIBS)
+
+# ---- tests ----------------------------------------------------------------
+
+# The README's test command: installs what is missing, builds, runs it all.
+check: deps
+	@$(MAKE) --no-print-directory check-run
+
+check-run: all $(UNITS) $(REPLAYS)
+	@PSKD_BIN=$(CURDIR)/$(B) PSKD_BUILD=$(CURDIR)/$(O) sh tests/run
+
+deps:
+	@sh tests/deps/install
+
+# The whole suite again under a sanitizer, in its own build folder.
+SANFLAGS = -O1 -g -fno-omit-frame-pointer
+asan: deps
+	@$(MAKE) --no-print-directory O=build/asan B=build/asan/bin \
+	    CFLAGS="$(SANFLAGS) -fsanitize=address" \
+	    LDFLAGS="-fsanitize=address" check-run
+ubsan: deps
+	@$(MAKE) --no-print-directory O=build/ubsan B=build/ubsan/bin \
+	    CFLAGS="$(SANFLAGS) -fsanitize=undefined -fno-sanitize-recover=all" \
+	    LDFLAGS="-fsanitize=undefined" check-run
+
+# Coverage-guided fuzzing with libFuzzer (clang); FUZZTIME seconds each.
+FUZZTIME = 60
+fuzz: deps
+	@mkdir -p build/fuzz
+	@for f in $(FUZZERS); do \
+	    clang $(PSKD_CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined \
+	        -o build/fuzz/fuzz-$$f tests/fuzz/fuzz-$$f.c \
+	        $(LIBSRC) $(GENSRC) $(LIBS) || exit 1; \
+	    mkdir -p build/fuzz/corpus-$$f; \
+	    echo "fuzz-$$f: $(FUZZTIME) s"; \
+	    build/fuzz/fuzz-$$f -max_total_time=$(FUZZTIME) \
+	        build/fuzz/corpus-$$f tests/fuzz/corpus/$$f || exit 1; \
+	done
+
+bench: all
+	@PSKD_BIN=$(CURDIR)/$(B) sh tests/bench/run
+
+lint:
+	mandoc -Tlint -Wwarning $(MANPAGES)
+
+# ---- install ----------------------------------------------------------------
+
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(PYDIR)
+	for p in $(PROGS); do cp $$p $(DESTDIR)$(BINDIR)/; done
+	for m in $(MANPAGES); do \
+	    s=$${m##*.}; mkdir -p $(DESTDIR)$(MANDIR)/man$$s; \
+	    cp $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+	cp src/python/pskd.py $(DESTDIR)$(PYDIR)/
+	if [ -d vocab ]; then mkdir -p $(DESTDIR)$(DATADIR) && \
+	    cp vocab/*.tiktoken $(DESTDIR)$(DATADIR)/ 2>/dev/null; true; fi
+
+uninstall:
+	for p in $(PROGS); do rm -f $(DESTDIR)$(BINDIR)/$${p##*/}; done
+	for m in $(MANPAGES); do \
+	    rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
+	rm -f $(DESTDIR)$(PYDIR)/pskd.py
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf bin build
+
+.PHONY: all check check-run deps asan ubsan fuzz bench lint install \
+	uninstall clean

@@ -1,0 +1,259 @@
+/* io.c - whole reads and writes, pipe sizing, atomic output files. */
+#define _GNU_SOURCE
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pskd.h"
+
+ssize_t
+pskd_read_full(int fd, void *p, size_t n)
+{
+	unsigned char *q = p;
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < n) {
+		r = read(fd, q + got, n - got);
+		if (r == 0)
+			break;
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+int
+pskd_write_all(int fd, const void *p, size_t n)
+{
+	const unsigned char *q = p;
+	ssize_t r;
+
+	while (n > 0) {
+		r = write(fd, q, n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (r == 0) {
+			errno = EIO;
+			return -1;
+		}
+		q += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+void
+pskd_pipe_grow(int fd)
+{
+#ifdef F_SETPIPE_SZ
+	static const int sizes[] = { 1 << 20, 1 << 18, 1 << 16 };
+	struct stat st;
+	size_t i;
+
+	if (fstat(fd, &st) == -1 || !S_ISFIFO(st.st_mode))
+		return;
+	/* The largest size the system allows an unprivileged process. */
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (fcntl(fd, F_SETPIPE_SZ, sizes[i]) != -1)
+			return;
+#else
+	(void)fd;
+#endif
+}
+
+int
+pskd_isatty(int fd)
+{
+	return isatty(fd);
+}
+
+void
+pskd_refuse_tty(int fd, const char *name)
+{
+	if (isatty(fd))
+		pskd_errx(PSKD_EXIT_USAGE,
+		    "%s: refusing to write binary data to a terminal", name);
+}
+
+/*
+ * Temporaries still to be removed if the program dies: a fixed table, so
+ * the signal handler only reads memory that is never freed under it.
+ */
+#define NSLOTS 32
+static char *volatile tmpslot[NSLOTS];
+static int cleanup_installed;
+
+static void
+remove_temporaries(void)
+{
+	int i;
+
+	for (i = 0; i < NSLOTS; i++)
+		if (tmpslot[i] != NULL)
+			(void)unlink(tmpslot[i]);
+}
+
+static void
+on_signal(int sig)
+{
+	remove_temporaries();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void
+pskd_signals_init(void)
+{
+	struct sigaction sa;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	size_t i;
+
+	if (cleanup_installed)
+		return;
+	cleanup_installed = 1;
+	atexit(remove_temporaries);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+int
+pskd_fsync_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int fd, r;
+
+	if (slash == NULL)
+		dir = pskd_xstrdup(".");
+	else if (slash == path)
+		dir = pskd_xstrdup("/");
+	else
+		dir = pskd_xstrndup(path, (size_t)(slash - path));
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (fd == -1)
+		return -1;
+	r = fsync(fd);
+	/* Some file systems cannot fsync a directory; that is not a failure. */
+	if (r == -1 && (errno == EINVAL || errno == EBADF))
+		r = 0;
+	close(fd);
+	return r;
+}
+
+int
+pskd_outfile_open(struct pskd_outfile *o, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	size_t dirlen = (size_t)(base - path);
+	size_t n;
+	int i;
+
+	struct stat st;
+
+	pskd_signals_init();
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	o->slot = -1;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* A device or a FIFO: no rename possible, write it directly. */
+		o->fd = open(path, O_WRONLY | O_CLOEXEC);
+		return o->fd == -1 ? -1 : 0;
+	}
+	o->path = pskd_xstrdup(path);
+	n = strlen(path) + 32;
+	o->tmp = pskd_xmalloc(n);
+	snprintf(o->tmp, n, "%.*s.%s.tmp.%ld", (int)dirlen, path, base,
+	    (long)getpid());
+	o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (o->fd == -1) {
+		int saved = errno;
+
+		free(o->tmp);
+		free(o->path);
+		o->tmp = o->path = NULL;
+		errno = saved;
+		return -1;
+	}
+	for (i = 0; i < NSLOTS; i++)
+		if (tmpslot[i] == NULL) {
+			tmpslot[i] = o->tmp;
+			o->slot = i;
+			break;
+		}
+	return 0;
+}
+
+static void
+release(struct pskd_outfile *o)
+{
+	if (o->slot >= 0)
+		tmpslot[o->slot] = NULL;
+	o->slot = -1;
+	free(o->tmp);
+	free(o->path);
+	o->tmp = o->path = NULL;
+}
+
+int
+pskd_outfile_commit(struct pskd_outfile *o)
+{
+	int saved;
+
+	if (o->tmp == NULL) {		/* written in place */
+		saved = close(o->fd);
+		o->fd = -1;
+		return saved;
+	}
+	if (fsync(o->fd) == -1 && errno != EINVAL)
+		goto fail;
+	if (close(o->fd) == -1) {
+		o->fd = -1;
+		goto fail;
+	}
+	o->fd = -1;
+	if (rename(o->tmp, o->path) == -1)
+		goto fail;
+	if (o->slot >= 0)
+		tmpslot[o->slot] = NULL;
+	o->slot = -1;
+	if (pskd_fsync_dir(o->path) == -1)
+		goto fail;
+	release(o);
+	return 0;
+fail:
+	saved = errno;
+	pskd_outfile_abort(o);
+	errno = saved;
+	return -1;
+}
+
+void
+pskd_outfile_abort(struct pskd_outfile *o)
+{
+	if (o->fd != -1)
+		close(o->fd);
+	o->fd = -1;
+	if (o->tmp != NULL && o->slot >= 0)
+		(void)unlink(o->tmp);
+	release(o);
+}

@@ -1,0 +1,337 @@
+/*
+ * json.c - validate a JSON Lines line (one object) and pull out the string
+ * members a program needs, unescaped, in one pass.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pskd.h"
+
+#define MAXDEPTH 256
+
+struct scan {
+	const unsigned char *p;		/* the line */
+	size_t		 n;
+	size_t		 i;		/* cursor */
+	char		*err;
+	size_t		 errsize;
+	size_t		*erroff;
+};
+
+static int
+fail(struct scan *s, size_t at, const char *msg)
+{
+	snprintf(s->err, s->errsize, "%s", msg);
+	*s->erroff = at;
+	return -1;
+}
+
+static void
+skipws(struct scan *s)
+{
+	while (s->i < s->n && (s->p[s->i] == ' ' || s->p[s->i] == '\t' ||
+	    s->p[s->i] == '\n' || s->p[s->i] == '\r'))
+		s->i++;
+}
+
+static int
+hex4(struct scan *s, size_t at, uint32_t *v)
+{
+	size_t k;
+	unsigned c;
+
+	if (at + 4 > s->n)
+		return fail(s, at, "truncated \\u escape");
+	*v = 0;
+	for (k = 0; k < 4; k++) {
+		c = s->p[at + k];
+		if (c >= '0' && c <= '9')
+			c -= '0';
+		else if (c >= 'a' && c <= 'f')
+			c = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			c = c - 'A' + 10;
+		else
+			return fail(s, at + k, "invalid \\u escape");
+		*v = *v << 4 | c;
+	}
+	return 0;
+}
+
+/*
+ * A string at s->i (on the opening quote).  With out != NULL, its unescaped
+ * UTF-8 is appended there.
+ */
+static int
+string(struct scan *s, struct pskd_buf *out)
+{
+	const unsigned char *p = s->p;
+	size_t i = s->i + 1, run, bad;
+	uint32_t cp, lo;
+	unsigned char enc[4];
+
+	for (;;) {
+		run = i;
+		while (i < s->n && p[i] != '"' && p[i] != '\\' && p[i] >= 0x20)
+			i++;
+		if (i > run) {
+			bad = pskd_utf8_check(p + run, i - run);
+			if (bad != i - run)
+				return fail(s, run + bad, "invalid UTF-8");
+			if (out != NULL)
+				pskd_buf_add(out, p + run, i - run);
+		}
+		if (i >= s->n)
+			return fail(s, s->i, "unterminated string");
+		if (p[i] == '"')
+			break;
+		if (p[i] < 0x20)
+			return fail(s, i, "control character in string");
+		/* A backslash. */
+		if (i + 1 >= s->n)
+			return fail(s, i, "unterminated string");
+		switch (p[i + 1]) {
+		case '"': cp = '"'; break;
+		case '\\': cp = '\\'; break;
+		case '/': cp = '/'; break;
+		case 'b': cp = '\b'; break;
+		case 'f': cp = '\f'; break;
+		case 'n': cp = '\n'; break;
+		case 'r': cp = '\r'; break;
+		case 't': cp = '\t'; break;
+		case 'u':
+			if (hex4(s, i + 2, &cp) == -1)
+				return -1;
+			if (cp >= 0xDC00 && cp <= 0xDFFF)
+				return fail(s, i, "lone low surrogate in \\u escape");
+			if (cp >= 0xD800 && cp <= 0xDBFF) {
+				if (i + 12 > s->n || p[i + 6] != '\\' ||
+				    p[i + 7] != 'u')
+					return fail(s, i,
+					    "lone high surrogate in \\u escape");
+				if (hex4(s, i + 8, &lo) == -1)
+					return -1;
+				if (lo < 0xDC00 || lo > 0xDFFF)
+					return fail(s, i,
+					    "lone high surrogate in \\u escape");
+				cp = 0x10000 + ((cp - 0xD800) << 10) +
+				    (lo - 0xDC00);
+				i += 6;
+			}
+			i += 4;
+			break;
+		default:
+			return fail(s, i, "invalid escape");
+		}
+		if (out != NULL)
+			pskd_buf_add(out, enc, pskd_utf8_encode(cp, enc));
+		i += 2;
+	}
+	s->i = i + 1;
+	return 0;
+}
+
+static int
+number(struct scan *s)
+{
+	const unsigned char *p = s->p;
+	size_t i = s->i, start = s->i;
+
+	if (i < s->n && p[i] == '-')
+		i++;
+	if (i < s->n && p[i] == '0')
+		i++;
+	else if (i < s->n && p[i] >= '1' && p[i] <= '9')
+		while (i < s->n && p[i] >= '0' && p[i] <= '9')
+			i++;
+	else
+		return fail(s, start, "invalid number");
+	if (i < s->n && p[i] == '.') {
+		i++;
+		if (i >= s->n || p[i] < '0' || p[i] > '9')
+			return fail(s, start, "invalid number");
+		while (i < s->n && p[i] >= '0' && p[i] <= '9')
+			i++;
+	}
+	if (i < s->n && (p[i] == 'e' || p[i] == 'E')) {
+		i++;
+		if (i < s->n && (p[i] == '+' || p[i] == '-'))
+			i++;
+		if (i >= s->n || p[i] < '0' || p[i] > '9')
+			return fail(s, start, "invalid number");
+		while (i < s->n && p[i] >= '0' && p[i] <= '9')
+			i++;
+	}
+	s->i = i;
+	return 0;
+}
+
+static int
+literal(struct scan *s, const char *word)
+{
+	size_t k = strlen(word);
+
+	if (s->n - s->i < k || memcmp(s->p + s->i, word, k) != 0)
+		return fail(s, s->i, "invalid value");
+	s->i += k;
+	return 0;
+}
+
+static int value(struct scan *, int, struct pskd_json_field *);
+
+static int
+container(struct scan *s, int depth, int object, struct pskd_json_field *f,
+    size_t nf)
+{
+	unsigned char close = object ? '}' : ']';
+	struct pskd_json_field *want;
+	size_t k, keyat, keylen;
+
+	if (depth >= MAXDEPTH)
+		return fail(s, s->i, "nested too deeply");
+	s->i++;
+	skipws(s);
+	if (s->i < s->n && s->p[s->i] == close) {
+		s->i++;
+		return 0;
+	}
+	for (;;) {
+		want = NULL;
+		if (object) {
+			if (s->i >= s->n || s->p[s->i] != '"')
+				return fail(s, s->i, "expected a member name");
+			keyat = s->i + 1;
+			if (string(s, NULL) == -1)
+				return -1;
+			keylen = s->i - 1 - keyat;
+			/* Keys with escapes never match a wanted name. */
+			for (k = 0; depth == 0 && k < nf; k++)
+				if (strlen(f[k].name) == keylen &&
+				    memcmp(f[k].name, s->p + keyat, keylen) == 0)
+					want = &f[k];
+			skipws(s);
+			if (s->i >= s->n || s->p[s->i] != ':')
+				return fail(s, s->i, "expected ':'");
+			s->i++;
+			skipws(s);
+		}
+		if (value(s, depth + 1, want) == -1)
+			return -1;
+		skipws(s);
+		if (s->i < s->n && s->p[s->i] == ',') {
+			s->i++;
+			skipws(s);
+			continue;
+		}
+		if (s->i < s->n && s->p[s->i] == close) {
+			s->i++;
+			return 0;
+		}
+		return fail(s, s->i, object ? "expected ',' or '}'" :
+		    "expected ',' or ']'");
+	}
+}
+
+static int
+value(struct scan *s, int depth, struct pskd_json_field *want)
+{
+	size_t start = s->i;
+	enum pskd_json_kind kind = PSKD_JSON_OTHER;
+	int r;
+
+	if (s->i >= s->n)
+		return fail(s, s->i, "expected a value");
+	if (want != NULL)
+		want->value.len = 0;
+	switch (s->p[s->i]) {
+	case '"':
+		kind = PSKD_JSON_STRING;
+		r = string(s, want ? &want->value : NULL);
+		break;
+	case '{':
+		r = container(s, depth, 1, NULL, 0);
+		break;
+	case '[':
+		r = container(s, depth, 0, NULL, 0);
+		break;
+	case 't':
+		r = literal(s, "true");
+		break;
+	case 'f':
+		r = literal(s, "false");
+		break;
+	case 'n':
+		r = literal(s, "null");
+		break;
+	default:
+		kind = PSKD_JSON_NUMBER;
+		r = number(s);
+		break;
+	}
+	if (r == 0 && want != NULL) {
+		want->kind = kind;
+		want->raw = s->p + start;
+		want->rawlen = s->i - start;
+	}
+	return r;
+}
+
+int
+pskd_json_fields(const unsigned char *line, size_t len,
+    struct pskd_json_field *f, size_t n, char *err, size_t errsize,
+    size_t *erroff)
+{
+	struct scan s = { line, len, 0, err, errsize, erroff };
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		f[k].kind = PSKD_JSON_MISSING;
+		f[k].value.len = 0;
+		f[k].raw = NULL;
+		f[k].rawlen = 0;
+	}
+	/* A CR before the newline is whitespace (CRLF files). */
+	skipws(&s);
+	if (s.i >= s.n)
+		return fail(&s, s.i, "empty line, expected a JSON object");
+	if (s.p[s.i] != '{')
+		return fail(&s, s.i, "not a JSON object");
+	if (container(&s, 0, 1, f, n) == -1)
+		return -1;
+	skipws(&s);
+	if (s.i != s.n)
+		return fail(&s, s.i, "trailing characters after the object");
+	return 0;
+}
+
+void
+pskd_json_quote(struct pskd_buf *b, const unsigned char *p, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, run;
+	unsigned char c;
+
+	pskd_buf_addc(b, '"');
+	for (i = 0; i < n;) {
+		run = i;
+		while (i < n && p[i] >= 0x20 && p[i] != '"' && p[i] != '\\')
+			i++;
+		pskd_buf_add(b, p + run, i - run);
+		if (i >= n)
+			break;
+		c = p[i++];
+		pskd_buf_addc(b, '\\');
+		switch (c) {
+		case '"': pskd_buf_addc(b, '"'); break;
+		case '\\': pskd_buf_addc(b, '\\'); break;
+		case '\n': pskd_buf_addc(b, 'n'); break;
+		case '\r': pskd_buf_addc(b, 'r'); break;
+		case '\t': pskd_buf_addc(b, 't'); break;
+		default:
+			pskd_buf_add(b, "u00", 3);
+			pskd_buf_addc(b, (unsigned char)hex[c >> 4]);
+			pskd_buf_addc(b, (unsigned char)hex[c & 15]);
+		}
+	}
+	pskd_buf_addc(b, '"');
+}

@@ -1,0 +1,108 @@
+/* mem.c - allocation that ends the program cleanly when memory runs out. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pskd.h"
+
+static _Noreturn void
+nomem(size_t n)
+{
+	pskd_errx(PSKD_EXIT_DATA, "out of memory (%zu bytes)", n);
+}
+
+void *
+pskd_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		nomem(n);
+	return p;
+}
+
+void *
+pskd_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		nomem(n * size);
+	return p;
+}
+
+void *
+pskd_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (q == NULL)
+		nomem(n);
+	return q;
+}
+
+void *
+pskd_xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		nomem(SIZE_MAX);
+	return pskd_xrealloc(p, n * size);
+}
+
+char *
+pskd_xstrdup(const char *s)
+{
+	return pskd_xstrndup(s, strlen(s));
+}
+
+char *
+pskd_xstrndup(const char *s, size_t n)
+{
+	char *p = pskd_xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void
+pskd_buf_reserve(struct pskd_buf *b, size_t extra)
+{
+	size_t need, cap;
+
+	if (extra > SIZE_MAX - b->len)
+		nomem(SIZE_MAX);
+	need = b->len + extra;
+	if (need <= b->cap)
+		return;
+	cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+	b->p = pskd_xrealloc(b->p, cap);
+	b->cap = cap;
+}
+
+void
+pskd_buf_add(struct pskd_buf *b, const void *p, size_t n)
+{
+	pskd_buf_reserve(b, n);
+	if (n)
+		memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+void
+pskd_buf_addc(struct pskd_buf *b, unsigned char c)
+{
+	if (b->len == b->cap)
+		pskd_buf_reserve(b, 1);
+	b->p[b->len++] = c;
+}
+
+void
+pskd_buf_free(struct pskd_buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}

@@ -1,0 +1,473 @@
+/*
+ * pskd.h - the one public header of libpskd, the code every pskd filter
+ * shares.  One concern per source file in src/lib; this header groups the
+ * declarations by the file that defines them.
+ */
+#ifndef PSKD_H
+#define PSKD_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PSKD_VERSION "0.1.0"
+
+/* Exit statuses shared by every program (documented in each man page). */
+#define PSKD_EXIT_OK	0
+#define PSKD_EXIT_DATA	1	/* data, I/O or runtime error */
+#define PSKD_EXIT_USAGE	2	/* bad option or operand */
+
+/* ---- err.c: diagnostics, "pskd-NAME: [FILE[:LINE]: ]message" ---------- */
+
+extern const char *pskd_progname;
+
+void	pskd_setprogname(const char *argv0);
+void	pskd_warnx(const char *fmt, ...)
+	    __attribute__((format(printf, 1, 2)));
+void	pskd_warn(const char *fmt, ...)		/* appends ": strerror" */
+	    __attribute__((format(printf, 1, 2)));
+void	pskd_vwarnx(const char *fmt, va_list ap)
+	    __attribute__((format(printf, 1, 0)));
+_Noreturn void pskd_errx(int status, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+_Noreturn void pskd_err(int status, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* Print "prog: --help for usage" style message for a bad option and exit 2. */
+_Noreturn void pskd_usage_error(const char *usage);
+
+/* ---- mem.c: allocation that dies cleanly (exit 1) on exhaustion -------- */
+
+void	*pskd_xmalloc(size_t n);
+void	*pskd_xcalloc(size_t n, size_t size);
+void	*pskd_xrealloc(void *p, size_t n);
+void	*pskd_xreallocarray(void *p, size_t n, size_t size);
+char	*pskd_xstrdup(const char *s);
+char	*pskd_xstrndup(const char *s, size_t n);
+
+/* A growable byte buffer. */
+struct pskd_buf {
+	unsigned char	*p;
+	size_t		 len;
+	size_t		 cap;
+};
+
+void	pskd_buf_reserve(struct pskd_buf *b, size_t extra);
+void	pskd_buf_add(struct pskd_buf *b, const void *p, size_t n);
+void	pskd_buf_addc(struct pskd_buf *b, unsigned char c);
+void	pskd_buf_free(struct pskd_buf *b);
+
+/* ---- le.h (inline): little-endian integers ----------------------------- */
+
+static inline uint16_t
+pskd_get_le16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | (unsigned)p[1] << 8);
+}
+
+static inline uint32_t
+pskd_get_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t
+pskd_get_le64(const unsigned char *p)
+{
+	return (uint64_t)pskd_get_le32(p) | (uint64_t)pskd_get_le32(p + 4) << 32;
+}
+
+static inline void
+pskd_put_le16(unsigned char *p, uint16_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+}
+
+static inline void
+pskd_put_le32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+static inline void
+pskd_put_le64(unsigned char *p, uint64_t v)
+{
+	pskd_put_le32(p, (uint32_t)v);
+	pskd_put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* ---- io.c: whole reads and writes, pipes, atomic output files ---------- */
+
+#define PSKD_BUFSIZE	(1u << 20)	/* 1 MiB: every buffered stream */
+
+/* read(2) until n bytes or EOF; returns bytes read, -1 on error (errno). */
+ssize_t	pskd_read_full(int fd, void *p, size_t n);
+/* write(2) all n bytes, retrying short writes and EINTR; 0 or -1 (errno). */
+int	pskd_write_all(int fd, const void *p, size_t n);
+/* Enlarge fd's pipe buffer (F_SETPIPE_SZ) when fd is a pipe; else nothing. */
+void	pskd_pipe_grow(int fd);
+/* Is fd a terminal? (Binary streams refuse to go to one.) */
+int	pskd_isatty(int fd);
+/* Exit 1 with "prog: <stdout>: refusing to write binary data to a terminal". */
+void	pskd_refuse_tty(int fd, const char *name);
+
+/*
+ * An output file written to a temporary name in the same directory and
+ * renamed into place only by pskd_outfile_commit(): a failed or interrupted
+ * run (error exit, SIGINT, SIGTERM, SIGHUP) leaves no half-written file.
+ */
+struct pskd_outfile {
+	char	*path;
+	char	*tmp;
+	int	 fd;
+	int	 slot;
+};
+
+int	pskd_outfile_open(struct pskd_outfile *o, const char *path);
+int	pskd_outfile_commit(struct pskd_outfile *o);	/* fsync, rename, fsync dir */
+void	pskd_outfile_abort(struct pskd_outfile *o);
+/* fsync the directory holding path (after a rename). */
+int	pskd_fsync_dir(const char *path);
+
+/* ---- reader.c: buffered input with line splitting ----------------------- */
+
+struct pskd_reader {
+	int		 fd;
+	int		 owned;		/* close fd in pskd_reader_close */
+	const char	*name;		/* for messages: path or "<stdin>" */
+	unsigned char	*buf;
+	size_t		 cap;
+	size_t		 pos;		/* first unconsumed byte */
+	size_t		 end;		/* one past the last buffered byte */
+	int		 eof;
+	uint64_t	 lineno;	/* number of the line last returned */
+	uint64_t	 offset;	/* stream offset of buf[pos] */
+	int		 noeol;		/* last line returned had no '\n' */
+};
+
+/* path NULL or "-" means stdin.  Returns 0, or -1 with errno set. */
+int	pskd_reader_open(struct pskd_reader *r, const char *path);
+void	pskd_reader_fdopen(struct pskd_reader *r, int fd, const char *name);
+void	pskd_reader_close(struct pskd_reader *r);
+/*
+ * Next line, without its '\n' (a '\r' before it is kept).  The pointer is
+ * valid until the next call.  Returns 1 for a line, 0 at end of input, -1 on
+ * a read error (errno set).  A final line without '\n' is returned too, with
+ * r->noeol set.
+ */
+int	pskd_reader_line(struct pskd_reader *r, const unsigned char **line,
+	    size_t *len);
+/*
+ * Make at least n bytes available at *p (fewer only at end of input).
+ * Returns the number available (may exceed n), or -1 on error.  Consume
+ * them with pskd_reader_skip().
+ */
+ssize_t	pskd_reader_peek(struct pskd_reader *r, size_t n,
+	    const unsigned char **p);
+void	pskd_reader_skip(struct pskd_reader *r, size_t n);
+/* Copy up to n bytes into dst; returns bytes copied (< n only at EOF). */
+ssize_t	pskd_reader_read(struct pskd_reader *r, void *dst, size_t n);
+
+/* ---- writer.c: buffered output with a sticky error ---------------------- */
+
+struct pskd_writer {
+	int		 fd;
+	const char	*name;		/* for messages: path or "<stdout>" */
+	unsigned char	*buf;
+	size_t		 cap;
+	size_t		 len;
+	int		 error;		/* first errno seen; sticky */
+	uint64_t	 total;		/* bytes accepted so far */
+};
+
+void	pskd_writer_init(struct pskd_writer *w, int fd, const char *name);
+void	pskd_writer_write(struct pskd_writer *w, const void *p, size_t n);
+void	pskd_writer_putc(struct pskd_writer *w, int c);
+void	pskd_writer_puts(struct pskd_writer *w, const char *s);
+void	pskd_writer_printf(struct pskd_writer *w, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	pskd_writer_u64(struct pskd_writer *w, uint64_t v);	/* decimal */
+/* Returns 0, or -1 with w->error set. */
+int	pskd_writer_flush(struct pskd_writer *w);
+/* Flush, free the buffer, and close(2) the fd (checking it).  0 or -1. */
+int	pskd_writer_close(struct pskd_writer *w);
+/* Flush and close; on failure print "prog: NAME: strerror" and exit 1. */
+void	pskd_writer_finish(struct pskd_writer *w);
+
+/* ---- utf8.c ------------------------------------------------------------- */
+
+/*
+ * Decode one code point from s[0..n).  Returns its length (1-4), or 0 if the
+ * bytes there are not well-formed UTF-8 (overlong forms, surrogates, values
+ * above U+10FFFF, truncated sequences and stray continuation bytes all are
+ * not).
+ */
+size_t	pskd_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
+/* Offset of the first ill-formed byte in s[0..n), or n if all is valid. */
+size_t	pskd_utf8_check(const unsigned char *s, size_t n);
+/* Encode cp (<= 0x10FFFF) into out; returns the length 1-4. */
+size_t	pskd_utf8_encode(uint32_t cp, unsigned char *out);
+
+/* ---- json.c: JSON Lines field extraction -------------------------------- */
+
+enum pskd_json_kind {
+	PSKD_JSON_MISSING = 0,
+	PSKD_JSON_STRING,
+	PSKD_JSON_NUMBER,
+	PSKD_JSON_OTHER		/* object, array, true, false, null */
+};
+
+struct pskd_json_field {
+	const char	*name;		/* in: the key to look for */
+	enum pskd_json_kind kind;	/* out */
+	struct pskd_buf	 value;		/* out: a string unescaped (UTF-8) */
+	const unsigned char *raw;	/* out: the value's JSON text */
+	size_t		 rawlen;
+};
+
+/*
+ * Validate one JSON Lines line as a JSON object (RFC 8259, strings checked
+ * as UTF-8) and extract the top-level members named in f[0..n).  The last
+ * occurrence of a duplicated key wins.  Returns 0, or -1 with a message in
+ * err (no newline) and the byte offset of the problem in *erroff.
+ */
+int	pskd_json_fields(const unsigned char *line, size_t len,
+	    struct pskd_json_field *f, size_t n, char *err, size_t errsize,
+	    size_t *erroff);
+/* Append s as a JSON string literal (quotes and escapes) to b. */
+void	pskd_json_quote(struct pskd_buf *b, const unsigned char *s, size_t n);
+
+/* ---- type.c: the .psk.d sample type ------------------------------------- */
+
+/* Error codes of the container (appear in messages as "E9001: ..."). */
+#define PSKD_E_TYPE	9001	/* type not closed or not a data type */
+#define PSKD_E_MAGIC	9002	/* not a .psk.d file */
+#define PSKD_E_TRUNC	9003	/* truncated */
+#define PSKD_E_VALUE	9004	/* value out of bound or unparsable */
+#define PSKD_E_MISMATCH	9005	/* type mismatch */
+
+struct pskd_error {
+	int	code;		/* PSKD_E_*, or 0 for an I/O error (errno) */
+	char	msg[512];	/* "E9003: truncated at sample 12" */
+};
+
+void	pskd_error_set(struct pskd_error *e, int code, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+/* Storage encodings of a leaf's elements. */
+enum pskd_enc {
+	PSKD_ENC_F64 = 0,	/* the v2 codes: 0 f64 (and every idx) */
+	PSKD_ENC_F32 = 1,
+	PSKD_ENC_BF16 = 2
+};
+
+#define PSKD_MAXDIM	8
+
+struct pskd_leaf {
+	int		 real;		/* 1: ℝ; 0: idx[bound] */
+	uint64_t	 bound;		/* idx[N]: N */
+	size_t		 ndim;
+	uint64_t	 dim[PSKD_MAXDIM];
+	char		*dimname[PSKD_MAXDIM];	/* NULL when unnamed */
+	uint64_t	 nelem;		/* product of the dimensions */
+	unsigned	 width;		/* bytes per element as stored */
+	enum pskd_enc	 enc;		/* real leaves; PSKD_ENC_F64 for idx */
+	uint64_t	 offset;	/* byte offset within a sample */
+	uint64_t	 size;		/* nelem * width */
+};
+
+/* The shape of a sample as text: a walk over the type tree. */
+enum pskd_shape_op { PSKD_SHAPE_LEAF, PSKD_SHAPE_OPEN, PSKD_SHAPE_CLOSE };
+
+struct pskd_shape {
+	enum pskd_shape_op op;
+	size_t		 n;		/* LEAF: leaf index; OPEN: members */
+};
+
+struct pskd_type {
+	char		*text;		/* as given (NUL-terminated copy) */
+	size_t		 nleaves;
+	struct pskd_leaf *leaves;
+	size_t		 nshape;
+	struct pskd_shape *shape;
+	uint64_t	 sample_size;	/* bytes per sample */
+	int		 params;	/* "params M": layout not in the text */
+};
+
+/*
+ * Parse a type.  Open types (a named dimension or bound without a literal),
+ * unknown syntax (with its column) and invalid UTF-8 are E9001.  "params M"
+ * parses with t->params set and no leaves.
+ */
+int	pskd_type_parse(struct pskd_type *t, const char *text, size_t len,
+	    struct pskd_error *e);
+void	pskd_type_free(struct pskd_type *t);
+/* The width of an idx[N] element: the smallest of 1, 2, 4, 8 holding N-1. */
+unsigned pskd_idx_width(uint64_t bound);
+/*
+ * Set the encodings of the real leaves from a list "f64,f32,bf16" (one per
+ * real leaf, in storage order).  E9005 if the count differs, E9001 for an
+ * unknown name.  Recomputes widths, offsets and the sample size.
+ */
+int	pskd_type_set_encodings(struct pskd_type *t, const char *list,
+	    struct pskd_error *e);
+/* Set encodings from v2 header codes (one per leaf). */
+int	pskd_type_set_codes(struct pskd_type *t, const unsigned char *codes,
+	    size_t n, struct pskd_error *e);
+/* 1 when a leaf is narrower than f64 (the file must be version 2). */
+int	pskd_type_narrow(const struct pskd_type *t);
+/* "f64,f32,bf16" for the real leaves (empty string when there are none). */
+char	*pskd_type_encodings(const struct pskd_type *t);
+/*
+ * The canonical text of a type: "(A, B)", "idx[N][name: D]", with an extra
+ * leading dimension before each leaf's dimensions when extra_name is not
+ * NULL (used for batches: "[batch: B]").
+ */
+char	*pskd_type_format(const struct pskd_type *t, const char *extra_name,
+	    uint64_t extra_dim);
+const char *pskd_enc_name(enum pskd_enc enc);
+
+/* ---- psk.c: the .psk.d container ---------------------------------------- */
+
+#define PSKD_MAGIC		"PSKD"
+#define PSKD_COUNT_STREAM	UINT64_MAX	/* "samples until end of stream" */
+#define PSKD_HEADER_MAX_TYPE	(1u << 20)	/* longest type text accepted */
+
+struct pskd_header {
+	uint16_t	 version;
+	uint64_t	 count;		/* PSKD_COUNT_STREAM when streaming */
+	struct pskd_type type;		/* encodings already applied */
+	uint64_t	 size;		/* bytes of the header */
+};
+
+/*
+ * Parse a header from the first n bytes at p (all there is: a shorter buffer
+ * than the header needs is E9003).  Validates magic, version, type, leaf
+ * codes.  Returns 0 or -1 with e set.
+ */
+int	pskd_header_parse(struct pskd_header *h, const unsigned char *p,
+	    size_t n, struct pskd_error *e);
+/* The same from a stream; consumes exactly the header's bytes. */
+int	pskd_header_read(struct pskd_header *h, struct pskd_reader *r,
+	    struct pskd_error *e);
+void	pskd_header_free(struct pskd_header *h);
+/* Serialise a header (version chosen from the encodings) into b. */
+void	pskd_header_encode(struct pskd_buf *b, const struct pskd_type *t,
+	    uint64_t count);
+/* Offset of the count field in a header whose type text is len bytes. */
+uint64_t pskd_header_count_offset(size_t type_len);
+
+/*
+ * A .psk.d file opened for random access (mmap).  The file must hold exactly
+ * count samples (fewer: E9003; more: E9002); a streaming count is refused
+ * (E9003) since a finished file always carries its true count.
+ */
+struct pskd_file {
+	const char	*name;
+	unsigned char	*map;
+	size_t		 mapsize;
+	struct pskd_header h;
+	const unsigned char *data;	/* first sample */
+};
+
+int	pskd_file_open(struct pskd_file *f, const char *path,
+	    struct pskd_error *e);
+void	pskd_file_close(struct pskd_file *f);
+
+static inline const unsigned char *
+pskd_file_sample(const struct pskd_file *f, uint64_t i)
+{
+	return f->data + i * f->h.type.sample_size;
+}
+
+/*
+ * Sequential sample output with the streaming count: the header is written
+ * with count 2^64-1; pskd_sink_finish() patches the true count when the fd is
+ * seekable (a regular file) and leaves a pipe as a stream.
+ */
+struct pskd_sink {
+	struct pskd_writer w;
+	uint64_t	 count;		/* samples written */
+	uint64_t	 header_off;	/* file offset of the header */
+	int		 seekable;
+	int		 known;		/* count given up front */
+};
+
+void	pskd_sink_init(struct pskd_sink *s, int fd, const char *name,
+	    const struct pskd_type *t, uint64_t count);
+static inline void
+pskd_sink_sample(struct pskd_sink *s, const void *p, size_t n)
+{
+	pskd_writer_write(&s->w, p, n);
+	s->count++;
+}
+/* nsamples whole samples, back to back, in n bytes. */
+static inline void
+pskd_sink_samples(struct pskd_sink *s, const void *p, size_t n,
+    uint64_t nsamples)
+{
+	pskd_writer_write(&s->w, p, n);
+	s->count += nsamples;
+}
+/* Flush, patch the count when possible; 0 or -1 (errno).  Does not close. */
+int	pskd_sink_finish(struct pskd_sink *s);
+
+/* ---- value.c: sample values, as numbers and as text --------------------- */
+
+/* f64 -> f32/bf16 exactness and conversion. */
+int	pskd_f64_to_f32(double v, uint32_t *bits);	/* 0 if exact, else -1 */
+int	pskd_f64_to_bf16(double v, uint16_t *bits);	/* 0 if exact, else -1 */
+double	pskd_bf16_to_f64(uint16_t bits);
+double	pskd_f32_to_f64(uint32_t bits);
+/* Element i of a leaf within a sample. */
+uint64_t pskd_leaf_idx(const struct pskd_leaf *l, const unsigned char *sample,
+	    uint64_t i);
+double	pskd_leaf_real(const struct pskd_leaf *l, const unsigned char *sample,
+	    uint64_t i);
+/*
+ * Check every idx element of a sample against its bound and every real
+ * element is representable; returns 0 or -1 with e set (E9004, naming the
+ * leaf and element).
+ */
+int	pskd_sample_check(const struct pskd_type *t, const unsigned char *sample,
+	    struct pskd_error *e);
+/*
+ * The same for n samples back to back; on failure *bad is the index of the
+ * first bad sample.
+ */
+int	pskd_samples_check(const struct pskd_type *t, const unsigned char *p,
+	    uint64_t n, uint64_t *bad, struct pskd_error *e);
+/* Prefix the message of e (after its "E90xx: ") with text, e.g. "sample 3". */
+void	pskd_error_prefix(struct pskd_error *e, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* Append a sample as text (JSON arrays nested like the type) to b. */
+void	pskd_sample_format(struct pskd_buf *b, const struct pskd_type *t,
+	    const unsigned char *sample);
+/*
+ * Parse one sample in that text form into out (sample_size bytes).  E9004 for
+ * a value out of bound, not a number or not exact in its encoding (naming
+ * the leaf); E9005 for a wrong shape.
+ */
+int	pskd_sample_parse(const struct pskd_type *t, const unsigned char *text,
+	    size_t len, unsigned char *out, struct pskd_error *e);
+/* Shortest decimal text that reads back as exactly v. */
+void	pskd_format_double(char *out, size_t size, double v);
+
+/* ---- progress.c: progress lines on a terminal --------------------------- */
+
+/* -q / -P: 0 auto (stderr is a tty), 1 always, -1 never. */
+extern int pskd_progress_mode;
+int	pskd_progress_enabled(void);
+/* Redraw "\r<text>" at most ~4 times a second; final=1 ends the line. */
+void	pskd_progress(int final, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/* ---- signals: remove temporaries of pskd_outfile on SIGINT/TERM/HUP ---- */
+void	pskd_signals_init(void);
+
+#endif /* PSKD_H */

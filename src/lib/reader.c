@@ -1,0 +1,197 @@
+/* reader.c - buffered input through read(2), with line splitting. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pskd.h"
+
+void
+pskd_reader_fdopen(struct pskd_reader *r, int fd, const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = fd;
+	r->name = name;
+	r->cap = PSKD_BUFSIZE;
+	r->buf = pskd_xmalloc(r->cap);
+	pskd_pipe_grow(fd);
+}
+
+int
+pskd_reader_open(struct pskd_reader *r, const char *path)
+{
+	int fd;
+
+	if (path == NULL || strcmp(path, "-") == 0) {
+		pskd_reader_fdopen(r, 0, "<stdin>");
+		return 0;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd == -1)
+		return -1;
+	pskd_reader_fdopen(r, fd, path);
+	r->owned = 1;
+	return 0;
+}
+
+void
+pskd_reader_close(struct pskd_reader *r)
+{
+	if (r->owned)
+		close(r->fd);
+	free(r->buf);
+	r->buf = NULL;
+}
+
+/*
+ * Read more input after r->end, first moving the unconsumed bytes to the
+ * front and growing the buffer when they fill it.  Returns bytes added,
+ * 0 at EOF, -1 on error.
+ */
+static ssize_t
+fill(struct pskd_reader *r)
+{
+	ssize_t n;
+
+	if (r->eof)
+		return 0;
+	if (r->pos > 0 && (r->end == r->cap || r->pos == r->end ||
+	    r->pos >= r->cap / 2)) {
+		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+		r->end -= r->pos;
+		r->pos = 0;
+	}
+	if (r->end == r->cap) {
+		if (r->cap > SIZE_MAX / 2) {
+			errno = ENOMEM;
+			return -1;
+		}
+		r->buf = pskd_xrealloc(r->buf, r->cap * 2);
+		r->cap *= 2;
+	}
+	for (;;) {
+		n = read(r->fd, r->buf + r->end, r->cap - r->end);
+		if (n >= 0)
+			break;
+		if (errno != EINTR)
+			return -1;
+	}
+	if (n == 0)
+		r->eof = 1;
+	r->end += (size_t)n;
+	return n;
+}
+
+int
+pskd_reader_line(struct pskd_reader *r, const unsigned char **line,
+    size_t *len)
+{
+	unsigned char *nl;
+	size_t scanned = 0, n;
+	ssize_t got;
+
+	for (;;) {
+		nl = memchr(r->buf + r->pos + scanned, '\n',
+		    r->end - r->pos - scanned);
+		if (nl != NULL)
+			break;
+		scanned = r->end - r->pos;
+		got = fill(r);
+		if (got < 0)
+			return -1;
+		if (got == 0) {
+			if (r->end == r->pos)
+				return 0;
+			/* A last line without a newline. */
+			*line = r->buf + r->pos;
+			*len = r->end - r->pos;
+			r->offset += *len;
+			r->pos = r->end;
+			r->lineno++;
+			r->noeol = 1;
+			return 1;
+		}
+	}
+	n = (size_t)(nl - (r->buf + r->pos));
+	*line = r->buf + r->pos;
+	*len = n;
+	r->pos += n + 1;
+	r->offset += n + 1;
+	r->lineno++;
+	r->noeol = 0;
+	return 1;
+}
+
+ssize_t
+pskd_reader_peek(struct pskd_reader *r, size_t n, const unsigned char **p)
+{
+	ssize_t got;
+
+	while (r->end - r->pos < n) {
+		if (r->pos > 0 && r->cap - r->pos < n) {
+			memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+			r->end -= r->pos;
+			r->pos = 0;
+		}
+		while (r->cap < n) {
+			r->buf = pskd_xrealloc(r->buf, r->cap * 2);
+			r->cap *= 2;
+		}
+		got = fill(r);
+		if (got < 0)
+			return -1;
+		if (got == 0)
+			break;
+	}
+	*p = r->buf + r->pos;
+	return (ssize_t)(r->end - r->pos);
+}
+
+void
+pskd_reader_skip(struct pskd_reader *r, size_t n)
+{
+	if (n > r->end - r->pos)
+		n = r->end - r->pos;
+	r->pos += n;
+	r->offset += n;
+}
+
+ssize_t
+pskd_reader_read(struct pskd_reader *r, void *dst, size_t n)
+{
+	unsigned char *q = dst;
+	size_t done = 0, k;
+	ssize_t got;
+
+	while (done < n) {
+		if (r->pos == r->end) {
+			/* Large reads bypass the buffer. */
+			if (n - done >= r->cap && !r->eof) {
+				got = pskd_read_full(r->fd, q + done, n - done);
+				if (got < 0)
+					return -1;
+				if ((size_t)got < n - done)
+					r->eof = 1;
+				done += (size_t)got;
+				r->offset += (uint64_t)got;
+				break;
+			}
+			r->pos = r->end = 0;
+			got = fill(r);
+			if (got < 0)
+				return -1;
+			if (got == 0)
+				break;
+		}
+		k = r->end - r->pos;
+		if (k > n - done)
+			k = n - done;
+		memcpy(q + done, r->buf + r->pos, k);
+		r->pos += k;
+		r->offset += k;
+		done += k;
+	}
+	return (ssize_t)done;
+}

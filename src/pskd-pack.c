@@ -1,0 +1,326 @@
+/*
+ * pskd-pack - write a .psk.d file from a .psk.d stream or from samples as
+ * text (JSON arrays nested like the type, one sample a line).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pskd.h"
+
+static const char usage_text[] =
+    "pskd-pack [-e encodings] [-o file] [-t type] [file]";
+
+static struct {
+	const char	*encodings;	/* -e */
+	const char	*output;	/* -o */
+	const char	*type;		/* -t */
+} opt;
+
+static const char *inname;
+static struct pskd_error perr;
+
+static _Noreturn void
+fail_at(uint64_t line, const char *what)
+{
+	if (line > 0)
+		pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", inname,
+		    (unsigned long long)line, what);
+	pskd_errx(PSKD_EXIT_DATA, "%s: %s", inname, what);
+}
+
+static void
+usage(void)
+{
+	printf("usage: %s\n", usage_text);
+	printf("  -e, --encodings LIST  f64, f32 or bf16 for each real leaf\n"
+	    "  -o, --output FILE     write FILE atomically (default stdout)\n"
+	    "  -t, --type TYPE       the sample type of text input\n"
+	    "      --help            this text\n"
+	    "      --version         the version\n");
+	exit(0);
+}
+
+static void
+parse_type(struct pskd_type *t, const char *text)
+{
+	if (pskd_type_parse(t, text, strlen(text), &perr) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "-t: %s", perr.msg);
+	if (t->params)
+		pskd_errx(PSKD_EXIT_DATA, "-t: E%d: type not closed: a params "
+		    "type has no layout to pack", PSKD_E_TYPE);
+	if (opt.encodings != NULL &&
+	    pskd_type_set_encodings(t, opt.encodings, &perr) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "-e: %s", perr.msg);
+}
+
+/*
+ * The output type of a stream: its own (or -t, which must be the same
+ * type), with the stream's encodings unless -e gives others.
+ */
+static void
+binary_type(struct pskd_header *h, struct pskd_type *to)
+{
+	const char *text = opt.type ? opt.type : h->type.text;
+	char *list, *a, *b;
+
+	if (pskd_type_parse(to, text, strlen(text), &perr) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s: %s", opt.type ? "-t" : inname,
+		    perr.msg);
+	if (to->params)
+		pskd_errx(PSKD_EXIT_DATA, "-t: E%d: type not closed: a params "
+		    "type has no layout to pack", PSKD_E_TYPE);
+	a = pskd_type_format(&h->type, NULL, 0);
+	b = pskd_type_format(to, NULL, 0);
+	if (strcmp(a, b) != 0) {
+		snprintf(perr.msg, sizeof(perr.msg), "E%d: the stream's type "
+		    "%s is not -t %s", PSKD_E_MISMATCH, a, b);
+		fail_at(0, perr.msg);
+	}
+	free(a);
+	free(b);
+	list = pskd_type_encodings(&h->type);
+	if (pskd_type_set_encodings(to, opt.encodings ? opt.encodings : list,
+	    &perr) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "-e: %s", perr.msg);
+	free(list);
+}
+
+/* Text samples, one a line. */
+static void
+pack_text(struct pskd_reader *r, struct pskd_sink *out, struct pskd_type *t)
+{
+	const unsigned char *line;
+	unsigned char *sample;
+	size_t len;
+	int rc;
+
+	sample = pskd_xmalloc((size_t)t->sample_size);
+	while ((rc = pskd_reader_line(r, &line, &len)) == 1) {
+		memset(sample, 0, (size_t)t->sample_size);
+		if (pskd_sample_parse(t, line, len, sample, &perr) == -1) {
+			pskd_error_prefix(&perr, "sample %llu",
+			    (unsigned long long)out->count);
+			fail_at(r->lineno, perr.msg);
+		}
+		pskd_sink_sample(out, sample, (size_t)t->sample_size);
+		if (out->w.error)
+			break;
+	}
+	if (rc == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", inname);
+	free(sample);
+}
+
+/* Re-encode the real leaves of n samples from type `in` into `to`. */
+static void
+recode(const struct pskd_type *in, const struct pskd_type *to,
+    const unsigned char *src, unsigned char *dst, uint64_t n, uint64_t first)
+{
+	uint64_t k, j, bits;
+	size_t i;
+	uint32_t f32;
+	uint16_t b16;
+	double d;
+
+	for (k = 0; k < n; k++) {
+		const unsigned char *s = src + k * in->sample_size;
+		unsigned char *o = dst + k * to->sample_size;
+
+		for (i = 0; i < in->nleaves; i++) {
+			const struct pskd_leaf *a = &in->leaves[i];
+			const struct pskd_leaf *b = &to->leaves[i];
+
+			if (!a->real || a->enc == b->enc) {
+				memcpy(o + b->offset, s + a->offset,
+				    (size_t)a->size);
+				continue;
+			}
+			for (j = 0; j < a->nelem; j++) {
+				unsigned char *e = o + b->offset + j * b->width;
+
+				d = pskd_leaf_real(a, s, j);
+				if (b->enc == PSKD_ENC_F64) {
+					memcpy(&bits, &d, 8);
+					pskd_put_le64(e, bits);
+				} else if (b->enc == PSKD_ENC_F32 &&
+				    pskd_f64_to_f32(d, &f32) == 0)
+					pskd_put_le32(e, f32);
+				else if (b->enc == PSKD_ENC_BF16 &&
+				    pskd_f64_to_bf16(d, &b16) == 0)
+					pskd_put_le16(e, b16);
+				else {
+					char num[40], msg[200];
+
+					pskd_format_double(num, sizeof(num), d);
+					snprintf(msg, sizeof(msg), "E%d: sample "
+					    "%llu, leaf %zu, element %llu: %s "
+					    "is not exactly representable in "
+					    "%s", PSKD_E_VALUE,
+					    (unsigned long long)(first + k), i,
+					    (unsigned long long)j, num,
+					    pskd_enc_name(b->enc));
+					fail_at(0, msg);
+				}
+			}
+		}
+	}
+}
+
+/* A .psk.d stream: check every sample, copy (or re-encode) it. */
+static void
+pack_stream(struct pskd_reader *r, struct pskd_sink *out,
+    struct pskd_header *h, const struct pskd_type *to)
+{
+	const struct pskd_type *t = &h->type;
+	size_t ss = (size_t)t->sample_size, chunk;
+	const unsigned char *p;
+	unsigned char *conv = NULL;
+	uint64_t n, bad;
+	ssize_t got;
+	size_t i;
+	int same = 1;
+
+	for (i = 0; i < t->nleaves; i++)
+		same &= t->leaves[i].enc == to->leaves[i].enc;
+
+	chunk = ss >= PSKD_BUFSIZE ? ss : PSKD_BUFSIZE / ss * ss;
+	if (!same)
+		conv = pskd_xmalloc(chunk / ss * (size_t)to->sample_size);
+	for (;;) {
+		got = pskd_reader_peek(r, chunk, &p);
+		if (got < 0)
+			pskd_err(PSKD_EXIT_DATA, "%s", inname);
+		if (got == 0)
+			break;
+		n = (uint64_t)got / ss;
+		if (n > chunk / ss)
+			n = chunk / ss;
+		if (n == 0) {
+			snprintf(perr.msg, sizeof(perr.msg), "E%d: truncated "
+			    "at sample %llu (%zd of %zu bytes)", PSKD_E_TRUNC,
+			    (unsigned long long)out->count, got, ss);
+			fail_at(0, perr.msg);
+		}
+		if (h->count != PSKD_COUNT_STREAM &&
+		    out->count + n > h->count) {
+			snprintf(perr.msg, sizeof(perr.msg), "E%d: data after "
+			    "the last of %llu samples", PSKD_E_MAGIC,
+			    (unsigned long long)h->count);
+			fail_at(0, perr.msg);
+		}
+		if (pskd_samples_check(t, p, n, &bad, &perr) == -1) {
+			pskd_error_prefix(&perr, "sample %llu",
+			    (unsigned long long)(out->count + bad));
+			fail_at(0, perr.msg);
+		}
+		if (same)
+			pskd_sink_samples(out, p, (size_t)n * ss, n);
+		else {
+			recode(t, to, p, conv, n, out->count);
+			pskd_sink_samples(out, conv,
+			    (size_t)(n * to->sample_size), n);
+		}
+		pskd_reader_skip(r, (size_t)n * ss);
+		if (out->w.error)
+			break;
+	}
+	if (h->count != PSKD_COUNT_STREAM && out->count < h->count) {
+		snprintf(perr.msg, sizeof(perr.msg), "E%d: truncated at sample "
+		    "%llu (%llu samples declared)", PSKD_E_TRUNC,
+		    (unsigned long long)out->count,
+		    (unsigned long long)h->count);
+		fail_at(0, perr.msg);
+	}
+	free(conv);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "encodings", required_argument, NULL, 'e' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "type", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct pskd_reader r;
+	struct pskd_outfile of;
+	struct pskd_sink out;
+	struct pskd_header h;
+	struct pskd_type to;
+	const unsigned char *p;
+	const char *outname = "<stdout>";
+	ssize_t got;
+	int c, fd = 1, binary;
+
+	pskd_setprogname(argv[0]);
+	while ((c = getopt_long(argc, argv, "e:o:t:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e': opt.encodings = optarg; break;
+		case 'o': opt.output = optarg; break;
+		case 't': opt.type = optarg; break;
+		case 'h': usage(); break;
+		case 'V': puts("pskd-pack " PSKD_VERSION); return 0;
+		default: pskd_usage_error(usage_text);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		pskd_usage_error(usage_text);
+	if (opt.output == NULL)
+		pskd_refuse_tty(1, outname);
+
+	if (pskd_reader_open(&r, argc ? argv[0] : NULL) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", argv[0]);
+	inname = r.name;
+	got = pskd_reader_peek(&r, 4, &p);
+	if (got < 0)
+		pskd_err(PSKD_EXIT_DATA, "%s", inname);
+	binary = got >= 4 && memcmp(p, PSKD_MAGIC, 4) == 0;
+	if (binary) {
+		if (pskd_header_read(&h, &r, &perr) == -1)
+			fail_at(0, perr.msg);
+		if (h.type.params)
+			fail_at(0, "E9001: type not closed: a params type has "
+			    "no layout to pack");
+		binary_type(&h, &to);
+	} else {
+		if (opt.type == NULL) {
+			if (got == 0)
+				fail_at(0, "E9002: empty input: not a .psk.d "
+				    "stream, and no -t for text samples");
+			fail_at(0, "E9002: not a .psk.d stream (give -t TYPE "
+			    "for text samples)");
+		}
+		parse_type(&to, opt.type);
+	}
+
+	if (opt.output != NULL) {
+		if (pskd_outfile_open(&of, opt.output) == -1)
+			pskd_err(PSKD_EXIT_DATA, "%s", opt.output);
+		fd = of.fd;
+		outname = opt.output;
+	}
+	pskd_sink_init(&out, fd, outname, &to, PSKD_COUNT_STREAM);
+	if (binary)
+		pack_stream(&r, &out, &h, &to);
+	else
+		pack_text(&r, &out, &to);
+	if (pskd_sink_finish(&out) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", outname);
+	if (opt.output != NULL) {
+		free(out.w.buf);
+		if (pskd_outfile_commit(&of) == -1)
+			pskd_err(PSKD_EXIT_DATA, "%s", opt.output);
+	} else
+		pskd_writer_finish(&out.w);
+	pskd_reader_close(&r);
+	return 0;
+}
