@@ -1,0 +1,2 @@
+: > x.psk
+pskd-info x.psk

@@ -1,0 +1,1 @@
+pskd-info < /dev/null

@@ -1,0 +1,1 @@
+pskd-info nonexistent.psk

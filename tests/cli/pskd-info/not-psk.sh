@@ -1,0 +1,2 @@
+echo hello > x.psk
+pskd-info x.psk

@@ -1,0 +1,3 @@
+printf "[1,2]\n[2,0]\n[0,0]\n" | pskd-pack -t "idx[3][2]" -o x.psk
+head -c 30 x.psk > t.psk
+pskd-info t.psk

@@ -1,0 +1,1 @@
+pskd-pack -t "(idx[3], ℕ)" < /dev/null

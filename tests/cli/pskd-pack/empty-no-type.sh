@@ -1,0 +1,1 @@
+pskd-pack < /dev/null

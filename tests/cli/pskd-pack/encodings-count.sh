@@ -1,0 +1,1 @@
+pskd-pack -t "(ℝ, ℝ)" -e f32 < /dev/null

@@ -1,0 +1,1 @@
+pskd-pack -t "idx[V][seq: T]" < /dev/null

@@ -1,0 +1,1 @@
+pskd-pack -t "params M" < /dev/null

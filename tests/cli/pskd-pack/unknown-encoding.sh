@@ -1,0 +1,1 @@
+pskd-pack -t "ℝ" -e f16 < /dev/null

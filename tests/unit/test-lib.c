@@ -1,0 +1,409 @@
+/*
+ * test-lib.c - unit tests of libpskd: the reader at its buffer edges, the
+ * JSON field scanner, UTF-8 validation, little-endian helpers, the type
+ * parser and the sample text form.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pskd.h"
+
+static int failures;
+
+static void
+check(int cond, const char *what)
+{
+	printf("%s - %s\n", cond ? "ok" : "not ok", what);
+	if (!cond)
+		failures++;
+}
+
+/* A reader over the bytes p[0..n) through a pipe fed by a child. */
+static void
+reader_over(struct pskd_reader *r, const void *p, size_t n)
+{
+	int fd[2];
+
+	if (pipe(fd) == -1)
+		exit(2);
+	if (fork() == 0) {
+		close(fd[0]);
+		(void)pskd_write_all(fd[1], p, n);
+		_exit(0);
+	}
+	close(fd[1]);
+	pskd_reader_fdopen(r, fd[0], "<pipe>");
+	r->owned = 1;
+}
+
+static void
+test_reader_edges(void)
+{
+	struct pskd_reader r;
+	const unsigned char *line;
+	unsigned char *big;
+	size_t len, n = PSKD_BUFSIZE * 2 + 10, i;
+	int ok, rc;
+
+	/* A newline exactly at the last byte of the first buffer fill. */
+	big = malloc(n);
+	memset(big, 'a', n);
+	big[PSKD_BUFSIZE - 1] = '\n';
+	big[n - 1] = '\n';
+	reader_over(&r, big, n);
+	rc = pskd_reader_line(&r, &line, &len);
+	check(rc == 1 && len == PSKD_BUFSIZE - 1 && r.lineno == 1,
+	    "reader: line ending at the buffer's last byte");
+	rc = pskd_reader_line(&r, &line, &len);
+	check(rc == 1 && len == n - PSKD_BUFSIZE - 1 && line[0] == 'a',
+	    "reader: line spanning two buffer fills");
+	check(pskd_reader_line(&r, &line, &len) == 0, "reader: then EOF");
+	pskd_reader_close(&r);
+
+	/* A line longer than the buffer, without a final newline. */
+	memset(big, 'b', n);
+	reader_over(&r, big, n);
+	rc = pskd_reader_line(&r, &line, &len);
+	check(rc == 1 && len == n && r.noeol, "reader: 2 MiB line, no newline");
+	pskd_reader_close(&r);
+
+	/* CR before LF is kept; NUL bytes are ordinary bytes. */
+	reader_over(&r, "a\r\nb\0c\n\n", 8);
+	rc = pskd_reader_line(&r, &line, &len);
+	check(rc == 1 && len == 2 && line[1] == '\r', "reader: CRLF keeps CR");
+	rc = pskd_reader_line(&r, &line, &len);
+	check(rc == 1 && len == 3 && line[1] == '\0' && line[2] == 'c',
+	    "reader: NUL inside a line");
+	rc = pskd_reader_line(&r, &line, &len);
+	check(rc == 1 && len == 0 && r.lineno == 3, "reader: empty line");
+	check(pskd_reader_line(&r, &line, &len) == 0, "reader: EOF after it");
+	pskd_reader_close(&r);
+
+	/* Empty input. */
+	reader_over(&r, "", 0);
+	check(pskd_reader_line(&r, &line, &len) == 0, "reader: empty input");
+	pskd_reader_close(&r);
+
+	/* peek/skip across fills and a read larger than the buffer. */
+	for (i = 0; i < n; i++)
+		big[i] = (unsigned char)(i * 7);
+	reader_over(&r, big, n);
+	{
+		const unsigned char *p;
+		ssize_t got = pskd_reader_peek(&r, 10, &p);
+		unsigned char *dst = malloc(n);
+
+		ok = got >= 10 && memcmp(p, big, 10) == 0;
+		pskd_reader_skip(&r, 3);
+		got = pskd_reader_read(&r, dst, n);
+		ok = ok && got == (ssize_t)(n - 3) &&
+		    memcmp(dst, big + 3, n - 3) == 0;
+		check(ok, "reader: peek, skip, read past the buffer");
+		free(dst);
+	}
+	pskd_reader_close(&r);
+	free(big);
+}
+
+static int
+field(const char *json, const char *name, const char *want, const char *werr)
+{
+	struct pskd_json_field f = { name, 0, { 0 }, NULL, 0 };
+	char err[128] = "";
+	size_t off = 0;
+	int rc;
+
+	rc = pskd_json_fields((const unsigned char *)json, strlen(json), &f, 1,
+	    err, sizeof(err), &off);
+	if (werr != NULL)
+		return rc == -1 && strcmp(err, werr) == 0;
+	if (rc == -1)
+		return 0;
+	if (want == NULL)
+		return f.kind == PSKD_JSON_MISSING;
+	return f.kind == PSKD_JSON_STRING && f.value.len == strlen(want) &&
+	    memcmp(f.value.p, want, f.value.len) == 0;
+}
+
+static void
+test_json(void)
+{
+	check(field("{\"text\":\"hi\"}", "text", "hi", NULL), "json: plain");
+	check(field(" {\"a\":[1,{\"text\":\"no\"}],\"text\":\"yes\"} \r",
+	    "text", "yes", NULL), "json: nested key ignored, CR ok");
+	check(field("{\"text\":\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\"}", "text",
+	    "a\"b\\c/d\b\f\n\r\t", NULL), "json: simple escapes");
+	check(field("{\"text\":\"\\u00e9\\u4e2d\"}", "text", "\xc3\xa9\xe4\xb8\xad",
+	    NULL), "json: \\u escapes to UTF-8");
+	check(field("{\"text\":\"\\ud83d\\ude00\"}", "text", "\xf0\x9f\x98\x80",
+	    NULL), "json: surrogate pair");
+	check(field("{\"text\":\"\\ud83d\"}", "text", NULL,
+	    "lone high surrogate in \\u escape"), "json: lone high surrogate");
+	check(field("{\"text\":\"\\ude00x\"}", "text", NULL,
+	    "lone low surrogate in \\u escape"), "json: lone low surrogate");
+	check(field("{\"text\":\"\\u12\"}", "text", NULL,
+	    "invalid \\u escape"), "json: short \\u");
+	check(field("{\"text\":\"\\x\"}", "text", NULL, "invalid escape"),
+	    "json: unknown escape");
+	check(field("{\"text\":\"a\tb\"}", "text", NULL,
+	    "control character in string"), "json: raw control character");
+	check(field("{\"text\":\"\xc0\xaf\"}", "text", NULL, "invalid UTF-8"),
+	    "json: overlong UTF-8 in a string");
+	check(field("{\"id\":1}", "text", NULL, NULL), "json: missing field");
+	check(field("{\"text\":\"x\",\"text\":\"y\"}", "text", "y", NULL),
+	    "json: last duplicate wins");
+	check(field("[1]", "text", NULL, "not a JSON object"), "json: array");
+	check(field("", "text", NULL, "empty line, expected a JSON object"),
+	    "json: empty line");
+	check(field("{\"text\":\"x\"} x", "text", NULL,
+	    "trailing characters after the object"), "json: trailing text");
+	check(field("{\"text\":01}", "text", NULL, "expected ',' or '}'"),
+	    "json: leading zero");
+	check(field("{\"a\":tru}", "text", NULL, "invalid value"),
+	    "json: bad literal");
+	check(field("{\"a\":1,}", "text", NULL, "expected a member name"),
+	    "json: trailing comma");
+	check(field("{\"text\":\"abc", "text", NULL, "unterminated string"),
+	    "json: unterminated string");
+	{
+		char deep[2000];
+		size_t i;
+
+		strcpy(deep, "{\"a\":");
+		for (i = 0; i < 600; i++)
+			strcat(deep, "[");
+		check(field(deep, "text", NULL, "nested too deeply"),
+		    "json: depth limit");
+	}
+	{
+		struct pskd_buf b = { 0 };
+
+		pskd_json_quote(&b, (const unsigned char *)"a\"\\\n\x01", 5);
+		check(b.len == 15 && memcmp(b.p, "\"a\\\"\\\\\\n\\u0001\"", 15)
+		    == 0, "json: quote escapes");
+		pskd_buf_free(&b);
+	}
+}
+
+static void
+test_utf8(void)
+{
+	static const struct { const char *s; size_t n, bad; const char *what; }
+	cases[] = {
+		{ "abc", 3, 3, "ASCII" },
+		{ "\xc3\xa9", 2, 2, "2-byte" },
+		{ "\xf0\x9f\x98\x80", 4, 4, "4-byte" },
+		{ "\xef\xbf\xbf", 3, 3, "U+FFFF" },
+		{ "\xf4\x8f\xbf\xbf", 4, 4, "U+10FFFF" },
+		{ "a\xc0\x80", 3, 1, "overlong NUL" },
+		{ "\xe0\x80\xaf", 3, 0, "overlong 3-byte" },
+		{ "\xf0\x80\x80\xaf", 4, 0, "overlong 4-byte" },
+		{ "\xed\xa0\x80", 3, 0, "surrogate D800" },
+		{ "\xed\xbf\xbf", 3, 0, "surrogate DFFF" },
+		{ "\xf4\x90\x80\x80", 4, 0, "above U+10FFFF" },
+		{ "ab\xe4\xb8", 4, 2, "truncated 3-byte" },
+		{ "\x80", 1, 0, "stray continuation" },
+		{ "\xff", 1, 0, "byte FF" },
+		{ "12345678\xc3", 9, 8, "truncated after an ASCII block" },
+	};
+	size_t i;
+	char what[80];
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(what, sizeof(what), "utf8: %s", cases[i].what);
+		check(pskd_utf8_check((const unsigned char *)cases[i].s,
+		    cases[i].n) == cases[i].bad, what);
+	}
+	{
+		unsigned char out[4];
+		uint32_t cp, back;
+		int ok = 1;
+
+		for (cp = 0; cp <= 0x10FFFF; cp += 7) {
+			size_t n;
+
+			if (cp >= 0xD800 && cp <= 0xDFFF)
+				continue;
+			n = pskd_utf8_encode(cp, out);
+			if (pskd_utf8_decode(out, n, &back) != n || back != cp)
+				ok = 0;
+		}
+		check(ok, "utf8: encode/decode round trip");
+	}
+}
+
+static void
+test_le(void)
+{
+	unsigned char b[8];
+
+	pskd_put_le64(b, 0x0102030405060708ULL);
+	check(b[0] == 8 && b[7] == 1 && pskd_get_le64(b) == 0x0102030405060708ULL,
+	    "le: 64-bit");
+	pskd_put_le32(b, 0xA1B2C3D4u);
+	check(b[0] == 0xD4 && pskd_get_le32(b) == 0xA1B2C3D4u, "le: 32-bit");
+	pskd_put_le16(b, 0xBEEF);
+	check(b[0] == 0xEF && pskd_get_le16(b) == 0xBEEF, "le: 16-bit");
+}
+
+static int
+type_err(const char *text, const char *msg)
+{
+	struct pskd_type t;
+	struct pskd_error e;
+	int r = pskd_type_parse(&t, text, strlen(text), &e) == -1 &&
+	    strcmp(e.msg, msg) == 0;
+
+	if (!r)
+		printf("# %s -> %s\n", text, e.msg);
+	pskd_type_free(&t);
+	return r;
+}
+
+static void
+test_type(void)
+{
+	struct pskd_type t;
+	struct pskd_error e;
+	char *s;
+	int ok;
+
+	ok = pskd_type_parse(&t, "(idx[65][seq: 4], ℝ[2][3], idx[70000])", 40,
+	    &e) == 0;
+	ok = ok && t.nleaves == 3 && t.leaves[0].width == 1 &&
+	    t.leaves[0].nelem == 4 && t.leaves[1].offset == 4 &&
+	    t.leaves[1].nelem == 6 && t.leaves[2].width == 4 &&
+	    t.leaves[2].offset == 52 && t.sample_size == 56;
+	check(ok, "type: tuple layout");
+	s = pskd_type_format(&t, "batch", 8);
+	check(strcmp(s, "(idx[65][batch: 8][seq: 4], ℝ[batch: 8][2][3], "
+	    "idx[70000][batch: 8])") == 0, "type: format with batch dim");
+	free(s);
+	ok = pskd_type_set_encodings(&t, "bf16", &e) == 0 &&
+	    t.leaves[1].width == 2 && t.sample_size == 4 + 12 + 4;
+	check(ok, "type: set encodings");
+	check(pskd_type_set_encodings(&t, "f32,f32", &e) == -1 &&
+	    e.code == PSKD_E_MISMATCH, "type: encodings count mismatch");
+	pskd_type_free(&t);
+
+	check(pskd_idx_width(1) == 1 && pskd_idx_width(256) == 1 &&
+	    pskd_idx_width(257) == 2 && pskd_idx_width(65536) == 2 &&
+	    pskd_idx_width(65537) == 4 && pskd_idx_width(1ULL << 32) == 4 &&
+	    pskd_idx_width((1ULL << 32) + 1) == 8, "type: idx widths");
+
+	check(type_err("idx[V]", "E9001: type: column 5: type not closed: "
+	    "idx bound V has no literal"), "type: open bound");
+	check(type_err("idx[9][seq: T]", "E9001: type: column 13: type not "
+	    "closed: dimension seq: T is not a literal"), "type: open dim");
+	check(type_err("idx[9][seq]", "E9001: type: column 8: type not "
+	    "closed: dimension seq has no literal size"), "type: bare name");
+	check(type_err("ℕ[3]", "E9001: type: column 1: not a data type "
+	    "(expected ℝ, idx or '(')"), "type: unknown leaf");
+	check(type_err("(ℝ, idx[3]", "E9001: type: column 11: expected ')'"),
+	    "type: unclosed tuple");
+	check(type_err("idx[3] x", "E9001: type: column 8: unexpected text "
+	    "after the type"), "type: trailing text");
+	check(type_err("\xff", "E9001: type: byte 1: invalid UTF-8"),
+	    "type: invalid UTF-8");
+	check(type_err("idx[0]", "E9001: type: column 5: idx[0] has no values"),
+	    "type: idx[0]");
+	check(type_err("ℝ[99999999999][99999999999]", "E9001: type: the "
+	    "sample size overflows 64 bits"), "type: size overflow");
+	check(type_err("idx[99999999999999999999]", "E9001: type: column 5: "
+	    "number too large"), "type: number overflow");
+	ok = pskd_type_parse(&t, "params M", 8, &e) == 0 && t.params;
+	check(ok, "type: params");
+	pskd_type_free(&t);
+	ok = pskd_type_parse(&t, "((ℝ))", 7, &e) == 0 && t.nshape == 1;
+	check(ok, "type: parentheses around one type only group");
+	pskd_type_free(&t);
+}
+
+static void
+test_values(void)
+{
+	struct pskd_type t;
+	struct pskd_error e;
+	struct pskd_buf b = { 0 };
+	unsigned char s[64];
+	const char *text = "[[0.5,-0,1e+300],[[1,2],[3,65535]],NaN]";
+	uint32_t f;
+	uint16_t h;
+
+	pskd_type_parse(&t, "(ℝ[3], idx[65536][2][2], ℝ)", 31, &e);
+	check(pskd_sample_parse(&t, (const unsigned char *)text, strlen(text),
+	    s, &e) == 0, "value: parse nested sample");
+	pskd_sample_format(&b, &t, s);
+	check(b.len == strlen(text) && memcmp(b.p, text, b.len) == 0,
+	    "value: format is the inverse");
+	check(pskd_sample_parse(&t, (const unsigned char *)"[[1,2],[[1,2],"
+	    "[3,4]],5]", 24, s, &e) == -1 && e.code == PSKD_E_MISMATCH,
+	    "value: short leaf is E9005");
+	check(pskd_sample_parse(&t, (const unsigned char *)"[[1,2,x],[[1,2],"
+	    "[3,4]],5]", 26, s, &e) == -1 && e.code == PSKD_E_VALUE,
+	    "value: not a number is E9004");
+	check(pskd_sample_parse(&t, (const unsigned char *)"[[1,2,3],[[1,2],"
+	    "[3,65536]],5]", 30, s, &e) == -1 && e.code == PSKD_E_VALUE,
+	    "value: out of bound is E9004");
+	pskd_type_free(&t);
+	check(pskd_f64_to_f32(0.1, &f) == -1 && pskd_f64_to_f32(0.5, &f) == 0 &&
+	    f == 0x3F000000u, "value: f32 exactness");
+	check(pskd_f64_to_bf16(1.0 + 1.0 / 256, &h) == -1 &&
+	    pskd_f64_to_bf16(1.0 + 1.0 / 128, &h) == 0 && h == 0x3F81,
+	    "value: bf16 exactness");
+	{
+		char out[40];
+
+		pskd_format_double(out, sizeof(out), 0.1);
+		check(strcmp(out, "0.1") == 0, "value: shortest 0.1");
+		pskd_format_double(out, sizeof(out), 1.0 / 3);
+		check(strcmp(out, "0.3333333333333333") == 0,
+		    "value: shortest 1/3");
+	}
+	pskd_buf_free(&b);
+}
+
+static void
+test_header(void)
+{
+	struct pskd_type t;
+	struct pskd_header h;
+	struct pskd_error e;
+	struct pskd_buf b = { 0 };
+
+	pskd_type_parse(&t, "idx[3]", 6, &e);
+	pskd_header_encode(&b, &t, 5);
+	check(pskd_header_parse(&h, b.p, b.len, &e) == 0 && h.count == 5 &&
+	    h.version == 1 && h.size == b.len, "header: encode/parse");
+	pskd_header_free(&h);
+	check(pskd_header_parse(&h, b.p, b.len - 1, &e) == -1 &&
+	    e.code == PSKD_E_TRUNC, "header: one byte short is E9003");
+	pskd_header_free(&h);
+	b.p[0] = 'X';
+	check(pskd_header_parse(&h, b.p, b.len, &e) == -1 &&
+	    e.code == PSKD_E_MAGIC, "header: bad magic is E9002");
+	pskd_header_free(&h);
+	b.p[0] = 'P';
+	pskd_put_le32(b.p + 6, 0xFFFFFFF0u);
+	check(pskd_header_parse(&h, b.p, b.len, &e) == -1 &&
+	    e.code == PSKD_E_TRUNC, "header: huge type_len is E9003");
+	pskd_header_free(&h);
+	pskd_type_free(&t);
+	pskd_buf_free(&b);
+}
+
+int
+main(void)
+{
+	test_reader_edges();
+	test_json();
+	test_utf8();
+	test_le();
+	test_type();
+	test_values();
+	test_header();
+	return failures != 0;
+}
