@@ -1,0 +1,1 @@
+pskd-unzst -x "$TESTDIR/data/docs.jsonl.zst"

@@ -1,0 +1,1 @@
+cp "$TESTDIR/data/corrupt.zst" . && pskd-unzst corrupt.zst

@@ -1,0 +1,1 @@
+cp "$TESTDIR/data/crc.gz" . && pskd-unzst crc.gz

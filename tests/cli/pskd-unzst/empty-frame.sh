@@ -1,0 +1,1 @@
+printf "" | zstd -q -c | pskd-unzst

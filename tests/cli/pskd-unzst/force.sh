@@ -1,0 +1,1 @@
+pskd-unzst -f "$TESTDIR/data/plain.txt" "$TESTDIR/data/docs.jsonl.zst"

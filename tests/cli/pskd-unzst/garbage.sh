@@ -1,0 +1,1 @@
+cp "$TESTDIR/data/garbage.zst" . && pskd-unzst garbage.zst

@@ -1,0 +1,1 @@
+cp "$TESTDIR/data/plain.txt" . && pskd-unzst plain.txt

@@ -1,0 +1,1 @@
+cp "$TESTDIR/data/trunc.gz" . && pskd-unzst trunc.gz

@@ -1,0 +1,1 @@
+cp "$TESTDIR/data/trunc.zst" . && pskd-unzst trunc.zst
