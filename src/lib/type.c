@@ -344,8 +344,9 @@ pskd_type_free(struct pskd_type *t)
 {
 	size_t i, d;
 
+	/* A name may be set past ndim when parsing stopped at its dimension. */
 	for (i = 0; i < t->nleaves; i++)
-		for (d = 0; d < t->leaves[i].ndim; d++)
+		for (d = 0; d < PSKD_MAXDIM; d++)
 			free(t->leaves[i].dimname[d]);
 	free(t->leaves);
 	free(t->shape);
