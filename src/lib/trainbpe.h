@@ -1,0 +1,52 @@
+/*
+ * trainbpe.h - the core of `pskd-tok --train`: count pre-tokens, then learn
+ * byte-level BPE merges from the counts.
+ */
+#ifndef PSKD_TRAINBPE_H
+#define PSKD_TRAINBPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Distinct byte strings (pre-tokens) with 64-bit counts: memory grows with
+ * the number of distinct strings, not with the input.
+ */
+struct pskd_wordcount;
+
+struct pskd_wordcount *pskd_wordcount_new(void);
+void	pskd_wordcount_add(struct pskd_wordcount *wc, const unsigned char *s,
+	    size_t n);
+size_t	pskd_wordcount_size(const struct pskd_wordcount *wc);
+void	pskd_wordcount_free(struct pskd_wordcount *wc);
+
+/*
+ * A learned vocabulary: token r (its rank) is bytes[off[r] .. off[r+1]).
+ * Ranks 0..255 are the single bytes, rank = byte value; then the merges in
+ * the order they were learned.
+ */
+struct pskd_bpe_vocab {
+	size_t		 ntokens;
+	size_t		 nmerges;	/* merges done (>= ntokens - 256) */
+	uint64_t	 stopcount;	/* count of the best pair left, or 0 */
+	unsigned char	*bytes;
+	size_t		*off;		/* ntokens + 1 offsets */
+};
+
+/*
+ * Learn merges until the vocabulary holds ntokens tokens or no pair occurs
+ * at least minfreq times.  The pair merged next is the one with the highest
+ * count; among equal counts the one whose left token has the lowest rank,
+ * then whose right token has the lowest rank.  A merge whose bytes are
+ * already a token merges into that token and adds no rank.  progress, when
+ * not NULL, is called after every merge with the tokens so far.
+ */
+void	pskd_bpe_learn(const struct pskd_wordcount *wc, size_t ntokens,
+	    uint64_t minfreq, struct pskd_bpe_vocab *v,
+	    void (*progress)(size_t ntok, size_t want));
+void	pskd_bpe_vocab_free(struct pskd_bpe_vocab *v);
+/* The rank of the token with these bytes, or -1. */
+long long pskd_bpe_vocab_find(const struct pskd_bpe_vocab *v,
+	    const unsigned char *s, size_t n);
+
+#endif
