@@ -1,0 +1,361 @@
+/* frame.c - the frame stream of the dedup programs; see pskd-frames(5). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "frame.h"
+
+static const char *const kind_name[] = { "frame", "shingle", "signature" };
+static const char *const kind_maker[] = { "pskd-shingle", "pskd-shingle",
+    "pskd-minhash" };
+
+size_t
+pskd_frame_value_size(unsigned kind)
+{
+	return kind == PSKD_FRAME_SHINGLES ? 8 : 4;
+}
+
+void
+pskd_frame_header_encode(unsigned char *o, const struct pskd_frame_params *fp)
+{
+	memcpy(o, PSKD_FRAME_MAGIC, 4);
+	pskd_put_le16(o + 4, PSKD_FRAME_VERSION);
+	pskd_put_le16(o + 6, fp->kind);
+	pskd_put_le32(o + 8, fp->unit);
+	pskd_put_le32(o + 12, fp->n);
+	pskd_put_le32(o + 16, fp->norm);
+	pskd_put_le32(o + 20, fp->k);
+	pskd_put_le64(o + 24, fp->shingle_seed);
+	pskd_put_le64(o + 32, fp->minhash_seed);
+	pskd_put_le32(o + 40, fp->family);
+	pskd_put_le32(o + 44, 0);
+}
+
+static void
+not_kind(unsigned want, char *err, size_t errsize)
+{
+	if (want > PSKD_FRAME_SIGNATURES)
+		want = 0;
+	snprintf(err, errsize, "not a %s stream (pipe %s into it)",
+	    kind_name[want], kind_maker[want]);
+}
+
+int
+pskd_frame_header_parse(const unsigned char *p, size_t n, unsigned want,
+    struct pskd_frame_params *fp, char *err, size_t errsize)
+{
+	uint16_t version;
+
+	if (n < 4 || memcmp(p, PSKD_FRAME_MAGIC, 4) != 0) {
+		not_kind(want, err, errsize);
+		return -1;
+	}
+	if (n < PSKD_FRAME_HEADER_SIZE) {
+		snprintf(err, errsize, "truncated frame header (%zu of %d "
+		    "bytes)", n, PSKD_FRAME_HEADER_SIZE);
+		return -1;
+	}
+	version = pskd_get_le16(p + 4);
+	if (version != PSKD_FRAME_VERSION) {
+		snprintf(err, errsize, "frame stream version %u not supported",
+		    version);
+		return -1;
+	}
+	fp->kind = pskd_get_le16(p + 6);
+	fp->unit = pskd_get_le32(p + 8);
+	fp->n = pskd_get_le32(p + 12);
+	fp->norm = pskd_get_le32(p + 16);
+	fp->k = pskd_get_le32(p + 20);
+	fp->shingle_seed = pskd_get_le64(p + 24);
+	fp->minhash_seed = pskd_get_le64(p + 32);
+	fp->family = pskd_get_le32(p + 40);
+	if (fp->kind != PSKD_FRAME_SHINGLES &&
+	    fp->kind != PSKD_FRAME_SIGNATURES) {
+		snprintf(err, errsize, "unknown frame stream kind %u", fp->kind);
+		return -1;
+	}
+	if (want != 0 && fp->kind != want) {
+		not_kind(want, err, errsize);
+		return -1;
+	}
+	if (fp->unit > PSKD_UNIT_CHARS || fp->n == 0 ||
+	    (fp->norm & ~(uint32_t)PSKD_NORM_ALL) != 0 ||
+	    pskd_get_le32(p + 44) != 0) {
+		snprintf(err, errsize, "invalid shingle parameters in the "
+		    "frame header");
+		return -1;
+	}
+	if (fp->kind == PSKD_FRAME_SHINGLES ? (fp->k != 0 || fp->family != 0 ||
+	    fp->minhash_seed != 0) : (fp->k == 0 || fp->k > 65536 ||
+	    fp->family < PSKD_FAMILY_CLASSIC || fp->family > PSKD_FAMILY_OPH)) {
+		snprintf(err, errsize, "invalid signature parameters in the "
+		    "frame header");
+		return -1;
+	}
+	return 0;
+}
+
+const char *
+pskd_frame_params_differ(const struct pskd_frame_params *a,
+    const struct pskd_frame_params *b)
+{
+	if (a->kind != b->kind)
+		return "stream kind";
+	if (a->unit != b->unit || a->n != b->n)
+		return "shingle width";
+	if (a->norm != b->norm)
+		return "normalisation";
+	if (a->shingle_seed != b->shingle_seed)
+		return "shingle hash seed";
+	if (a->k != b->k)
+		return "k";
+	if (a->family != b->family)
+		return "minhash family";
+	if (a->minhash_seed != b->minhash_seed)
+		return "minhash seed";
+	return NULL;
+}
+
+ssize_t
+pskd_frame_parse(const unsigned char *p, size_t n,
+    const struct pskd_frame_params *fp, struct pskd_frame *f, char *err,
+    size_t errsize)
+{
+	uint64_t idlen, linelen, count, size, prev, v;
+	size_t vs = pskd_frame_value_size(fp->kind), i;
+
+	if (n < PSKD_FRAME_HEAD_SIZE)
+		return 0;
+	idlen = pskd_get_le32(p);
+	linelen = pskd_get_le32(p + 4);
+	count = pskd_get_le32(p + 8);
+	if (idlen > PSKD_FRAME_MAX_ID) {
+		snprintf(err, errsize, "id of %llu bytes is too long",
+		    (unsigned long long)idlen);
+		return -1;
+	}
+	if (fp->kind == PSKD_FRAME_SIGNATURES && count != 0 &&
+	    count != fp->k) {
+		snprintf(err, errsize, "%llu signature components, not %u",
+		    (unsigned long long)count, fp->k);
+		return -1;
+	}
+	size = PSKD_FRAME_HEAD_SIZE + idlen + linelen + count * vs;
+	if (size > (uint64_t)SSIZE_MAX) {
+		snprintf(err, errsize, "frame of %llu bytes is too large",
+		    (unsigned long long)size);
+		return -1;
+	}
+	if (size > n)
+		return 0;
+	f->idlen = (size_t)idlen;
+	f->id = p + PSKD_FRAME_HEAD_SIZE;
+	f->linelen = (size_t)linelen;
+	f->line = f->id + f->idlen;
+	f->count = (uint32_t)count;
+	f->values = f->line + f->linelen;
+	if (fp->kind == PSKD_FRAME_SHINGLES) {
+		for (i = 0, prev = 0; i < f->count; i++, prev = v) {
+			v = pskd_get_le64(f->values + 8 * i);
+			if (i > 0 && v <= prev) {
+				snprintf(err, errsize, "shingle values not "
+				    "strictly increasing");
+				return -1;
+			}
+		}
+	}
+	return (ssize_t)size;
+}
+
+int
+pskd_frame_reader_open(struct pskd_frame_reader *fr, const char *path,
+    unsigned want)
+{
+	const unsigned char *p;
+	ssize_t got;
+
+	memset(fr, 0, sizeof(*fr));
+	if (pskd_reader_open(&fr->r, path) == -1)
+		return -1;
+	got = pskd_reader_peek(&fr->r, PSKD_FRAME_HEADER_SIZE, &p);
+	if (got < 0)
+		return -1;
+	if (pskd_frame_header_parse(p, (size_t)got < PSKD_FRAME_HEADER_SIZE ?
+	    (size_t)got : PSKD_FRAME_HEADER_SIZE, want, &fr->fp, fr->err,
+	    sizeof(fr->err)) == -1)
+		return -1;
+	pskd_reader_skip(&fr->r, PSKD_FRAME_HEADER_SIZE);
+	return 0;
+}
+
+/* A frame larger than the reader's buffer: copy it in, growing as it comes. */
+static int
+read_big(struct pskd_frame_reader *fr, size_t size)
+{
+	size_t chunk;
+	ssize_t got;
+
+	fr->body.len = 0;
+	while (fr->body.len < size) {
+		chunk = size - fr->body.len;
+		if (chunk > PSKD_BUFSIZE)
+			chunk = PSKD_BUFSIZE;
+		pskd_buf_reserve(&fr->body, chunk);
+		got = pskd_reader_read(&fr->r, fr->body.p + fr->body.len, chunk);
+		if (got < 0)
+			return -1;
+		fr->body.len += (size_t)got;
+		if ((size_t)got < chunk)
+			return 0;
+	}
+	return 1;
+}
+
+int
+pskd_frame_next(struct pskd_frame_reader *fr, struct pskd_frame *f)
+{
+	const unsigned char *p;
+	uint64_t size;
+	ssize_t got, used;
+	size_t vs = pskd_frame_value_size(fr->fp.kind);
+
+	fr->err[0] = '\0';
+	got = pskd_reader_peek(&fr->r, PSKD_FRAME_HEAD_SIZE, &p);
+	if (got < 0)
+		return -1;
+	if (got == 0)
+		return 0;
+	if (got < PSKD_FRAME_HEAD_SIZE)
+		goto truncated;
+	size = PSKD_FRAME_HEAD_SIZE + (uint64_t)pskd_get_le32(p) +
+	    pskd_get_le32(p + 4) + (uint64_t)pskd_get_le32(p + 8) * vs;
+	if (size <= fr->r.cap) {
+		got = pskd_reader_peek(&fr->r, (size_t)size, &p);
+		if (got < 0)
+			return -1;
+	} else {
+		/* Check the lengths before reading that many bytes. */
+		used = pskd_frame_parse(p, (size_t)got, &fr->fp, f, fr->err,
+		    sizeof(fr->err));
+		if (used < 0)
+			goto bad;
+		if (size > SIZE_MAX)
+			goto truncated;
+		switch (read_big(fr, (size_t)size)) {
+		case -1: return -1;
+		case 0: goto truncated;
+		}
+		p = fr->body.p;
+		got = (ssize_t)fr->body.len;
+	}
+	used = pskd_frame_parse(p, (size_t)got, &fr->fp, f, fr->err,
+	    sizeof(fr->err));
+	if (used < 0)
+		goto bad;
+	if (used == 0)
+		goto truncated;
+	if (p != fr->body.p)
+		pskd_reader_skip(&fr->r, (size_t)used);
+	fr->nframes++;
+	return 1;
+truncated:
+	snprintf(fr->err, sizeof(fr->err), "frame %llu: truncated",
+	    (unsigned long long)fr->nframes + 1);
+	return -1;
+bad:
+	{
+		char msg[sizeof(fr->err)];
+
+		memcpy(msg, fr->err, sizeof(msg));
+		snprintf(fr->err, sizeof(fr->err), "frame %llu: %.200s",
+		    (unsigned long long)fr->nframes + 1, msg);
+	}
+	return -1;
+}
+
+void
+pskd_frame_reader_close(struct pskd_frame_reader *fr)
+{
+	pskd_reader_close(&fr->r);
+	pskd_buf_free(&fr->body);
+}
+
+void
+pskd_frame_write_header(struct pskd_writer *w,
+    const struct pskd_frame_params *fp)
+{
+	unsigned char h[PSKD_FRAME_HEADER_SIZE];
+
+	pskd_frame_header_encode(h, fp);
+	pskd_writer_write(w, h, sizeof(h));
+}
+
+static void
+write_head(struct pskd_writer *w, const unsigned char *id, size_t idlen,
+    const unsigned char *line, size_t linelen, uint32_t count)
+{
+	unsigned char h[PSKD_FRAME_HEAD_SIZE];
+
+	if (idlen > PSKD_FRAME_MAX_ID)
+		idlen = PSKD_FRAME_MAX_ID;	/* callers check; never overflow */
+	if (linelen > UINT32_MAX)
+		pskd_errx(PSKD_EXIT_DATA, "a line of %zu bytes is longer than "
+		    "a frame can carry", linelen);
+	pskd_put_le32(h, (uint32_t)idlen);
+	pskd_put_le32(h + 4, (uint32_t)linelen);
+	pskd_put_le32(h + 8, count);
+	pskd_writer_write(w, h, sizeof(h));
+	pskd_writer_write(w, id, idlen);
+	pskd_writer_write(w, line, linelen);
+}
+
+void
+pskd_frame_write_u64(struct pskd_writer *w, const unsigned char *id,
+    size_t idlen, const unsigned char *line, size_t linelen,
+    const uint64_t *v, uint32_t count)
+{
+	unsigned char b[8 * 64];
+	uint32_t i, j;
+
+	write_head(w, id, idlen, line, linelen, count);
+	for (i = 0; i < count; i += j) {
+		for (j = 0; j < 64 && i + j < count; j++)
+			pskd_put_le64(b + 8 * j, v[i + j]);
+		pskd_writer_write(w, b, 8 * (size_t)j);
+	}
+}
+
+void
+pskd_frame_write_u32(struct pskd_writer *w, const unsigned char *id,
+    size_t idlen, const unsigned char *line, size_t linelen,
+    const uint32_t *v, uint32_t count)
+{
+	unsigned char b[4 * 128];
+	uint32_t i, j;
+
+	write_head(w, id, idlen, line, linelen, count);
+	for (i = 0; i < count; i += j) {
+		for (j = 0; j < 128 && i + j < count; j++)
+			pskd_put_le32(b + 4 * j, v[i + j]);
+		pskd_writer_write(w, b, 4 * (size_t)j);
+	}
+}
+
+void
+pskd_frame_values_u64(const struct pskd_frame *f, uint64_t *out)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->count; i++)
+		out[i] = pskd_get_le64(f->values + 8 * (size_t)i);
+}
+
+void
+pskd_frame_values_u32(const struct pskd_frame *f, uint32_t *out)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->count; i++)
+		out[i] = pskd_get_le32(f->values + 4 * (size_t)i);
+}

@@ -1,0 +1,124 @@
+/*
+ * frame.h - the frame stream between pskd-shingle, pskd-minhash and
+ * pskd-lsh (see pskd-frames(5)): a 48-byte header naming the stream kind
+ * and the parameters that made it, then one frame per document carrying
+ * its id, its original line and its values.
+ */
+#ifndef PSKD_FRAME_H
+#define PSKD_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pskd.h"
+
+#define PSKD_FRAME_MAGIC	"PSKF"
+#define PSKD_FRAME_VERSION	1
+#define PSKD_FRAME_HEADER_SIZE	48
+#define PSKD_FRAME_HEAD_SIZE	12	/* id_len, line_len, count */
+#define PSKD_FRAME_MAX_ID	(1u << 16)
+
+enum pskd_frame_kind {
+	PSKD_FRAME_SHINGLES = 1,	/* values: u64 shingle hashes, sorted */
+	PSKD_FRAME_SIGNATURES = 2	/* values: k u32 components, or none */
+};
+
+enum pskd_shingle_unit {
+	PSKD_UNIT_WORDS = 0,
+	PSKD_UNIT_CHARS = 1
+};
+
+/* Normalisation steps of pskd-shingle (bits of the header's norm field). */
+#define PSKD_NORM_CASE		0x01	/* Unicode case folding */
+#define PSKD_NORM_PUNCT		0x02	/* punctuation and symbols to space */
+#define PSKD_NORM_DIGITS	0x04	/* decimal digits to '0' */
+#define PSKD_NORM_SPACE		0x08	/* whitespace runs to one space */
+#define PSKD_NORM_MARKS		0x10	/* compatibility forms, marks removed */
+#define PSKD_NORM_ALL		0x1f
+
+enum pskd_minhash_family {
+	PSKD_FAMILY_NONE = 0,		/* a shingle stream */
+	PSKD_FAMILY_CLASSIC = 1,	/* k seeded permutations */
+	PSKD_FAMILY_OPH = 2		/* one permutation, densified */
+};
+
+struct pskd_frame_params {
+	uint16_t	kind;		/* enum pskd_frame_kind */
+	uint32_t	unit;		/* enum pskd_shingle_unit */
+	uint32_t	n;		/* words (-w) or characters (-c) */
+	uint32_t	norm;		/* PSKD_NORM_* */
+	uint64_t	shingle_seed;	/* XXH3-64 seed */
+	uint32_t	k;		/* signature components; 0 for shingles */
+	uint32_t	family;		/* enum pskd_minhash_family */
+	uint64_t	minhash_seed;
+};
+
+/* One frame; the pointers stay valid until the next pskd_frame_next(). */
+struct pskd_frame {
+	const unsigned char *id;
+	size_t		 idlen;
+	const unsigned char *line;
+	size_t		 linelen;
+	uint32_t	 count;		/* number of values */
+	const unsigned char *values;	/* count * 8 (shingles) or * 4 bytes */
+};
+
+/* Bytes of one value of a stream kind: 8 for shingles, 4 for signatures. */
+size_t	pskd_frame_value_size(unsigned kind);
+void	pskd_frame_header_encode(unsigned char *out,
+	    const struct pskd_frame_params *fp);
+/*
+ * Parse a header from p[0..n).  want is the kind the caller reads (0: any).
+ * Returns 0, or -1 with a message in err: "not a shingle stream (pipe
+ * pskd-shingle into it)" for another kind or another format.
+ */
+int	pskd_frame_header_parse(const unsigned char *p, size_t n,
+	    unsigned want, struct pskd_frame_params *fp, char *err,
+	    size_t errsize);
+/*
+ * Parse one frame from p[0..n) of a stream with parameters fp.  Returns the
+ * frame's size in bytes, 0 when p holds only part of a frame (truncated),
+ * or -1 with a message in err for a frame that cannot be valid.
+ */
+ssize_t	pskd_frame_parse(const unsigned char *p, size_t n,
+	    const struct pskd_frame_params *fp, struct pskd_frame *f, char *err,
+	    size_t errsize);
+/* Where one stream's parameters differ from another's; NULL if nowhere. */
+const char *pskd_frame_params_differ(const struct pskd_frame_params *a,
+	    const struct pskd_frame_params *b);
+
+/* Reading a frame stream: bounded memory, lengths checked before use. */
+struct pskd_frame_reader {
+	struct pskd_reader r;
+	struct pskd_frame_params fp;
+	struct pskd_buf	 body;
+	uint64_t	 nframes;	/* frames returned so far */
+	char		 err[256];
+};
+
+/*
+ * Open path (NULL or "-": stdin) and read its header, requiring kind want.
+ * Returns 0, or -1 with fr->err set (errno set and err empty for an open
+ * or read error).
+ */
+int	pskd_frame_reader_open(struct pskd_frame_reader *fr, const char *path,
+	    unsigned want);
+/* 1 a frame, 0 end of stream, -1 error (fr->err, or errno if err empty). */
+int	pskd_frame_next(struct pskd_frame_reader *fr, struct pskd_frame *f);
+void	pskd_frame_reader_close(struct pskd_frame_reader *fr);
+
+/* Writing: the header, then frames whose values are given as host ints. */
+void	pskd_frame_write_header(struct pskd_writer *w,
+	    const struct pskd_frame_params *fp);
+void	pskd_frame_write_u64(struct pskd_writer *w, const unsigned char *id,
+	    size_t idlen, const unsigned char *line, size_t linelen,
+	    const uint64_t *v, uint32_t count);
+void	pskd_frame_write_u32(struct pskd_writer *w, const unsigned char *id,
+	    size_t idlen, const unsigned char *line, size_t linelen,
+	    const uint32_t *v, uint32_t count);
+
+/* Values of a frame as host integers. */
+void	pskd_frame_values_u64(const struct pskd_frame *f, uint64_t *out);
+void	pskd_frame_values_u32(const struct pskd_frame *f, uint32_t *out);
+
+#endif /* PSKD_FRAME_H */

@@ -1,0 +1,190 @@
+/* minhash.c - MinHash signatures; the families are in pskd-minhash(1). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pskd.h"
+#include "frame.h"
+#include "minhash.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_X86	1
+#endif
+
+uint64_t
+pskd_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+uint32_t
+pskd_fmix32(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x85ebca6bU;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35U;
+	h ^= h >> 16;
+	return h;
+}
+
+uint64_t
+pskd_fmix64(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+void
+pskd_minhash_init(struct pskd_minhash *mh, uint32_t k, uint32_t family,
+    uint64_t seed)
+{
+	uint64_t st = seed;
+	uint32_t i;
+
+	memset(mh, 0, sizeof(*mh));
+	mh->k = k;
+	mh->family = family;
+	mh->seed = seed;
+	mh->simd = 1;
+	mh->seeds = pskd_xreallocarray(NULL, k, sizeof(*mh->seeds));
+	for (i = 0; i < k; i++)
+		mh->seeds[i] = (uint32_t)pskd_splitmix64(&st);
+	st = seed;
+	mh->key = pskd_splitmix64(&st);
+	mh->key2 = pskd_splitmix64(&st);
+	mh->filled = pskd_xmalloc(k);
+}
+
+void
+pskd_minhash_free(struct pskd_minhash *mh)
+{
+	free(mh->seeds);
+	free(mh->filled);
+}
+
+int
+pskd_minhash_have_avx2(void)
+{
+#ifdef HAVE_X86
+	return __builtin_cpu_supports("avx2");
+#else
+	return 0;
+#endif
+}
+
+#ifdef HAVE_X86
+__attribute__((target("avx2"))) static inline __m256i
+fmix32x8(__m256i h)
+{
+	const __m256i c1 = _mm256_set1_epi32((int)0x85ebca6bU);
+	const __m256i c2 = _mm256_set1_epi32((int)0xc2b2ae35U);
+
+	h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 16));
+	h = _mm256_mullo_epi32(h, c1);
+	h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 13));
+	h = _mm256_mullo_epi32(h, c2);
+	return _mm256_xor_si256(h, _mm256_srli_epi32(h, 16));
+}
+
+/* 16 components at a time, the shingles in the inner loop: all in registers. */
+__attribute__((target("avx2"))) static uint32_t
+classic_avx2(const uint32_t *seeds, uint32_t k, const uint32_t *x32,
+    size_t n, uint32_t *sig)
+{
+	uint32_t i;
+	size_t j;
+
+	for (i = 0; i + 16 <= k; i += 16) {
+		__m256i s0 = _mm256_loadu_si256((const __m256i *)(seeds + i));
+		__m256i s1 = _mm256_loadu_si256((const __m256i *)(seeds + i +
+		    8));
+		__m256i m0 = _mm256_set1_epi32(-1), m1 = m0;
+
+		for (j = 0; j < n; j++) {
+			__m256i v = _mm256_set1_epi32((int)x32[j]);
+
+			m0 = _mm256_min_epu32(m0,
+			    fmix32x8(_mm256_xor_si256(v, s0)));
+			m1 = _mm256_min_epu32(m1,
+			    fmix32x8(_mm256_xor_si256(v, s1)));
+		}
+		_mm256_storeu_si256((__m256i *)(sig + i), m0);
+		_mm256_storeu_si256((__m256i *)(sig + i + 8), m1);
+	}
+	return i;
+}
+#endif
+
+void
+pskd_minhash_classic(const struct pskd_minhash *mh, const uint32_t *x32,
+    size_t n, uint32_t *sig)
+{
+	uint32_t i = 0, m, v, s;
+	size_t j;
+
+#ifdef HAVE_X86
+	if (mh->simd && pskd_minhash_have_avx2())
+		i = classic_avx2(mh->seeds, mh->k, x32, n, sig);
+#endif
+	for (; i < mh->k; i++) {
+		s = mh->seeds[i];
+		m = UINT32_MAX;
+		for (j = 0; j < n; j++) {
+			v = pskd_fmix32(x32[j] ^ s);
+			if (v < m)
+				m = v;
+		}
+		sig[i] = m;
+	}
+}
+
+/* The bin of a 64-bit hash among k: the high 32 bits scaled to [0, k). */
+static inline uint32_t
+bin_of(uint64_t h, uint32_t k)
+{
+	return (uint32_t)(((h >> 32) * k) >> 32);
+}
+
+void
+pskd_minhash_oph(const struct pskd_minhash *mh, const uint64_t *x, size_t n,
+    uint32_t *sig)
+{
+	uint32_t k = mh->k, i, b, a, j;
+	uint64_t h;
+	size_t t;
+
+	memset(mh->filled, 0, k);
+	for (i = 0; i < k; i++)
+		sig[i] = UINT32_MAX;
+	for (t = 0; t < n; t++) {
+		h = pskd_fmix64(x[t] ^ mh->key);
+		b = bin_of(h, k);
+		mh->filled[b] = 1;
+		if ((uint32_t)h < sig[b])
+			sig[b] = (uint32_t)h;
+	}
+	if (n == 0)
+		return;
+	/* Optimal densification: an empty bin copies the first filled bin
+	 * its probe sequence h(i, 1), h(i, 2), ... reaches. */
+	for (i = 0; i < k; i++) {
+		if (mh->filled[i])
+			continue;
+		for (a = 1;; a++) {
+			j = bin_of(pskd_fmix64(mh->key2 ^ ((uint64_t)i << 32 | a)),
+			    k);
+			if (mh->filled[j] == 1)
+				break;
+		}
+		sig[i] = sig[j];
+	}
+}

@@ -1,0 +1,41 @@
+/*
+ * minhash.h - MinHash signatures of shingle sets, specified bit for bit in
+ * pskd-minhash(1): the classic family of k seeded permutations (with an
+ * AVX2 path and a portable one giving the same bits) and one-permutation
+ * hashing with optimal densification.
+ */
+#ifndef PSKD_MINHASH_H
+#define PSKD_MINHASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pskd_minhash {
+	uint32_t	 k;
+	uint32_t	 family;	/* PSKD_FAMILY_CLASSIC or _OPH */
+	uint64_t	 seed;
+	uint32_t	*seeds;		/* classic: k 32-bit seeds */
+	uint64_t	 key, key2;	/* oph: the hash and densification keys */
+	unsigned char	*filled;	/* oph: scratch, k flags */
+	int		 simd;		/* use AVX2 when the CPU has it */
+};
+
+uint64_t pskd_splitmix64(uint64_t *state);
+uint32_t pskd_fmix32(uint32_t h);
+uint64_t pskd_fmix64(uint64_t h);
+void	pskd_minhash_init(struct pskd_minhash *mh, uint32_t k, uint32_t family,
+	    uint64_t seed);
+void	pskd_minhash_free(struct pskd_minhash *mh);
+/* 1 if the AVX2 path runs on this machine. */
+int	pskd_minhash_have_avx2(void);
+/*
+ * The signature (k components) of a non-empty set given as its shingle
+ * hashes folded to 32 bits (x32[i] = lo ^ hi) for the classic family, or
+ * as the 64-bit hashes for OPH.
+ */
+void	pskd_minhash_classic(const struct pskd_minhash *mh, const uint32_t *x32,
+	    size_t n, uint32_t *sig);
+void	pskd_minhash_oph(const struct pskd_minhash *mh, const uint64_t *x,
+	    size_t n, uint32_t *sig);
+
+#endif /* PSKD_MINHASH_H */

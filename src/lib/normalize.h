@@ -1,0 +1,26 @@
+/*
+ * normalize.h - the text normalisation of pskd-shingle, step by step
+ * switchable (PSKD_NORM_* in frame.h); documented in pskd-shingle(1).
+ */
+#ifndef PSKD_NORMALIZE_H
+#define PSKD_NORMALIZE_H
+
+#include <stddef.h>
+
+#include "pskd.h"
+
+struct pskd_norm {
+	unsigned	flags;		/* PSKD_NORM_* */
+	unsigned char	ascii[128];	/* the map of ASCII bytes */
+};
+
+void	pskd_norm_init(struct pskd_norm *nm, unsigned flags);
+/*
+ * Append the normalised form of the well-formed UTF-8 text s[0..n) to out.
+ * Whitespace and control characters become ' '; with PSKD_NORM_SPACE (or
+ * words set) runs of it become one space and none leads or trails.
+ */
+void	pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
+	    const unsigned char *s, size_t n, int words);
+
+#endif /* PSKD_NORMALIZE_H */

@@ -1,0 +1,374 @@
+/*
+ * pskd-lsh - signature frames to the kept documents: banding finds
+ * candidates, a candidate is a near-duplicate only when its estimated
+ * Jaccard similarity with a kept document reaches the threshold; the first
+ * seen is kept.  Verdicts and tombstones go to files; the index can persist.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pskd.h"
+#include "frame.h"
+#include "lshindex.h"
+
+static const char usage_text[] =
+    "pskd-lsh [-qv] [-b B] [-r R] [-t T] [-i dir] [-m size]\n"
+    "                [--dropped file] [--verdicts file] [file ...]";
+
+static struct {
+	uint32_t	 b, r;
+	double		 t;
+	const char	*dir;
+	uint64_t	 mem;
+	const char	*verdicts, *dropped;
+	int		 quiet, verbose;
+} opt = { 32, 4, 0.8, NULL, 1ULL << 30, NULL, NULL, 0, 0 };
+
+static struct pskd_lsh_index ix;
+static struct pskd_writer out, vw, dw;
+static struct pskd_outfile vf, df;
+static uint32_t *sig, *keys, *cand;
+static size_t ncand, candcap;
+static unsigned char *sketch;
+static uint32_t need;		/* equal components for a near-duplicate */
+static uint64_t ndocs, nkept, ndup, nempty;
+static char err[512];
+
+static void
+usage(void)
+{
+	printf("usage: %s\n", usage_text);
+	printf("  -b, --bands B        bands (default 32)\n"
+	    "  -i, --index DIR      a persistent index in DIR\n"
+	    "  -m, --memory SIZE    memory for new index entries before they "
+	    "go to DIR\n"
+	    "                       (default 1G; suffixes K, M, G)\n"
+	    "  -q, --quiet          no statistics on stderr\n"
+	    "  -r, --rows R         rows per band (default 4); B x R = k\n"
+	    "  -t, --threshold T    estimated Jaccard of a near-duplicate "
+	    "(default 0.8)\n"
+	    "  -v, --verbose        index size in the statistics\n"
+	    "      --dropped FILE   the dropped lines with their verdicts\n"
+	    "      --verdicts FILE  one verdict a document\n"
+	    "      --help           this text\n"
+	    "      --version        the version\n");
+	exit(0);
+}
+
+static uint64_t
+parse_num(const char *s, const char *name, int suffix)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (suffix && *end != '\0' && end[1] == '\0') {
+		int sh = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ?
+		    30 : -1;
+
+		if (sh > 0 && v < (1ULL << (64 - sh))) {
+			v <<= sh;
+			end++;
+		}
+	}
+	if (*s < '0' || *s > '9' || *end != '\0' || errno != 0 || v == 0 ||
+	    (!suffix && v > 65536)) {
+		pskd_warnx("%s: '%s' is not a valid number", name, s);
+		pskd_usage_error(usage_text);
+	}
+	return v;
+}
+
+/* Append s to w as a TSV field: backslash, tab, newline, CR escaped. */
+static void
+put_field(struct pskd_writer *w, const unsigned char *s, size_t n)
+{
+	size_t i, run = 0;
+	const char *esc;
+
+	for (i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '\\': esc = "\\\\"; break;
+		case '\t': esc = "\\t"; break;
+		case '\n': esc = "\\n"; break;
+		case '\r': esc = "\\r"; break;
+		default: continue;
+		}
+		pskd_writer_write(w, s + run, i - run);
+		pskd_writer_write(w, esc, 2);
+		run = i + 1;
+	}
+	pskd_writer_write(w, s + run, n - run);
+}
+
+static void
+add_cand(void *arg, uint32_t doc)
+{
+	(void)arg;
+	if (ncand == candcap) {
+		candcap = candcap ? 2 * candcap : 256;
+		cand = pskd_xreallocarray(cand, candcap, sizeof(*cand));
+	}
+	cand[ncand++] = doc;
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint32_t
+equal_bytes(const unsigned char *a, const unsigned char *b, uint32_t k)
+{
+	uint32_t i, eq = 0;
+
+	for (i = 0; i < k; i++)
+		eq += a[i] == b[i];
+	return eq;
+}
+
+/* The best kept match of a signature: most equal components, then first. */
+static int
+best_match(uint32_t k, uint32_t *doc, uint32_t *eq)
+{
+	uint32_t j, e, best = 0, bestdoc = 0;
+	size_t i;
+
+	ncand = 0;
+	for (j = 0; j < ix.b; j++) {
+		keys[j] = pskd_band_key(sig, j, ix.r);
+		pskd_lsh_lookup(&ix, j, keys[j], add_cand, NULL);
+	}
+	if (ncand > 1)
+		qsort(cand, ncand, sizeof(*cand), cmp_u32);
+	for (i = 0; i < ncand; i++) {
+		if (i > 0 && cand[i] == cand[i - 1])
+			continue;
+		e = equal_bytes(sketch, pskd_lsh_sketch(&ix, cand[i]), k);
+		if (e > best) {
+			best = e;
+			bestdoc = cand[i];
+		}
+	}
+	*doc = bestdoc;
+	*eq = best;
+	return best >= need;
+}
+
+static void
+verdict(const struct pskd_frame *f, const char *what, uint32_t match,
+    uint32_t eq, uint32_t k)
+{
+	const unsigned char *mid;
+	size_t mlen;
+	char est[32];
+	int dup = match != UINT32_MAX;
+
+	if (dup) {
+		mid = pskd_lsh_id(&ix, match, &mlen);
+		snprintf(est, sizeof(est), "%.4f", (double)eq / k);
+	}
+	if (opt.verdicts) {
+		put_field(&vw, f->id, f->idlen);
+		pskd_writer_putc(&vw, '\t');
+		pskd_writer_puts(&vw, what);
+		if (dup) {
+			pskd_writer_putc(&vw, '\t');
+			put_field(&vw, mid, mlen);
+			pskd_writer_putc(&vw, '\t');
+			pskd_writer_puts(&vw, est);
+		}
+		pskd_writer_putc(&vw, '\n');
+	}
+	if (dup && opt.dropped) {
+		put_field(&dw, f->id, f->idlen);
+		pskd_writer_puts(&dw, "\tnear_duplicate\t");
+		put_field(&dw, mid, mlen);
+		pskd_writer_putc(&dw, '\t');
+		pskd_writer_puts(&dw, est);
+		pskd_writer_putc(&dw, '\t');
+		pskd_writer_write(&dw, f->line, f->linelen);
+		pskd_writer_putc(&dw, '\n');
+	}
+	if (!dup) {
+		pskd_writer_write(&out, f->line, f->linelen);
+		pskd_writer_putc(&out, '\n');
+	}
+}
+
+static void
+one_document(const struct pskd_frame *f)
+{
+	uint32_t k = ix.fp.k, i, match, eq;
+
+	ndocs++;
+	if (f->count == 0) {
+		nempty++;
+		verdict(f, "empty", UINT32_MAX, 0, k);
+		return;
+	}
+	pskd_frame_values_u32(f, sig);
+	for (i = 0; i < k; i++)
+		sketch[i] = pskd_sketch_byte(sig[i]);
+	if (best_match(k, &match, &eq)) {
+		ndup++;
+		verdict(f, "near_duplicate", match, eq, k);
+		return;
+	}
+	nkept++;
+	verdict(f, "keep", UINT32_MAX, 0, k);
+	pskd_lsh_add(&ix, sketch, keys, f->id, f->idlen);
+	if (ix.dir != NULL && pskd_lsh_memory(&ix) > opt.mem &&
+	    pskd_lsh_save(&ix, err, sizeof(err)) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s", err);
+}
+
+static void
+lsh_file(const char *path)
+{
+	struct pskd_frame_reader fr;
+	struct pskd_frame f;
+	int rc;
+
+	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SIGNATURES) == -1) {
+		if (fr.err[0] == '\0')
+			pskd_err(PSKD_EXIT_DATA, "%s", path ? path : "<stdin>");
+		pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, fr.err);
+	}
+	if (pskd_lsh_params(&ix, &fr.fp, err, sizeof(err)) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, err);
+	if (sig == NULL) {
+		sig = pskd_xreallocarray(NULL, ix.fp.k, sizeof(*sig));
+		sketch = pskd_xmalloc(ix.fp.k);
+		need = (uint32_t)ceil(opt.t * ix.fp.k - 1e-9);
+		if (need == 0)
+			need = 1;
+	}
+	while ((rc = pskd_frame_next(&fr, &f)) == 1 && !out.error)
+		one_document(&f);
+	if (rc == -1) {
+		if (fr.err[0] == '\0')
+			pskd_err(PSKD_EXIT_DATA, "%s", fr.r.name);
+		pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, fr.err);
+	}
+	pskd_frame_reader_close(&fr);
+}
+
+static void
+open_out(struct pskd_outfile *of, struct pskd_writer *w, const char *path)
+{
+	if (pskd_outfile_open(of, path) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	pskd_writer_init(w, of->fd, path);
+}
+
+static void
+commit_out(struct pskd_outfile *of, struct pskd_writer *w)
+{
+	if (pskd_writer_flush(w) == -1) {
+		errno = w->error;
+		pskd_err(PSKD_EXIT_DATA, "%s", w->name);
+	}
+	if (pskd_outfile_commit(of) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", w->name);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "bands", required_argument, NULL, 'b' },
+		{ "index", required_argument, NULL, 'i' },
+		{ "memory", required_argument, NULL, 'm' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "rows", required_argument, NULL, 'r' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "dropped", required_argument, NULL, 'D' },
+		{ "verdicts", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *end;
+	size_t mem;
+	int c, i;
+
+	pskd_setprogname(argv[0]);
+	while ((c = getopt_long(argc, argv, "b:i:m:qr:t:v", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'b': opt.b = (uint32_t)parse_num(optarg, "-b", 0); break;
+		case 'i': opt.dir = optarg; break;
+		case 'm': opt.mem = parse_num(optarg, "-m", 1); break;
+		case 'q': opt.quiet = 1; break;
+		case 'r':
+			opt.r = (uint32_t)parse_num(optarg, "-r", 0);
+			if (opt.r > 64) {
+				pskd_warnx("-r: at most 64 rows a band");
+				pskd_usage_error(usage_text);
+			}
+			break;
+		case 't':
+			errno = 0;
+			opt.t = strtod(optarg, &end);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    !(opt.t > 0 && opt.t <= 1)) {
+				pskd_warnx("-t: '%s' is not a number in (0, 1]",
+				    optarg);
+				pskd_usage_error(usage_text);
+			}
+			break;
+		case 'v': opt.verbose = 1; break;
+		case 'D': opt.dropped = optarg; break;
+		case 'T': opt.verdicts = optarg; break;
+		case 'h': usage(); break;
+		case 'V': puts("pskd-lsh " PSKD_VERSION); return 0;
+		default: pskd_usage_error(usage_text);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	if (pskd_lsh_open(&ix, opt.dir, opt.b, opt.r, err, sizeof(err)) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s", err);
+	keys = pskd_xreallocarray(NULL, opt.b, sizeof(*keys));
+	pskd_writer_init(&out, 1, "<stdout>");
+	pskd_pipe_grow(1);
+	if (opt.verdicts)
+		open_out(&vf, &vw, opt.verdicts);
+	if (opt.dropped)
+		open_out(&df, &dw, opt.dropped);
+	if (argc == 0)
+		lsh_file(NULL);
+	for (i = 0; i < argc && !out.error; i++)
+		lsh_file(argv[i]);
+	mem = pskd_lsh_memory(&ix);
+	pskd_writer_finish(&out);
+	if (opt.verdicts)
+		commit_out(&vf, &vw);
+	if (opt.dropped)
+		commit_out(&df, &dw);
+	if (pskd_lsh_save(&ix, err, sizeof(err)) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s", err);
+	if (!opt.quiet)
+		pskd_warnx("documents %llu, kept %llu, near-duplicates %llu, "
+		    "empty %llu", (unsigned long long)ndocs,
+		    (unsigned long long)nkept, (unsigned long long)ndup,
+		    (unsigned long long)nempty);
+	if (opt.verbose)
+		pskd_warnx("index: %lu documents, %zu bytes of memory for "
+		    "the %lu added in this run (%.0f a document)",
+		    (unsigned long)ix.ndocs, mem, (unsigned long)nkept,
+		    nkept ? (double)mem / (double)nkept : 0.0);
+	pskd_lsh_close(&ix);
+	return 0;
+}

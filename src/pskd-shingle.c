@@ -1,0 +1,374 @@
+/*
+ * pskd-shingle - documents (JSON Lines, or plain lines) to shingle frames:
+ * the set of XXH3-64 hashes of the word (or character) n-grams of each
+ * document's normalised text, with the document's id and original line.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "pskd.h"
+#include "frame.h"
+#include "normalize.h"
+
+static const char usage_text[] =
+    "pskd-shingle [-ls] [-c N | -w N] [-f field] [-n steps] [file ...]";
+
+#define SHINGLE_SEED	0	/* the XXH3-64 seed, in every header */
+
+static struct {
+	int		 plain;		/* -l */
+	int		 skip;		/* -s */
+	const char	*field;		/* -f */
+	uint32_t	 unit;
+	uint32_t	 n;
+	unsigned	 norm;
+} opt = { 0, 0, "text", PSKD_UNIT_WORDS, 5, PSKD_NORM_ALL };
+
+static struct pskd_writer out;
+static struct pskd_norm nm;
+static struct pskd_buf text, idbuf, ntext;
+static size_t *pos;		/* word or code point boundaries */
+static size_t poscap;
+static uint64_t *hv;
+static size_t hvcap;
+static uint64_t nskipped;
+static char firstbad[512];
+
+static void
+usage(void)
+{
+	printf("usage: %s\n", usage_text);
+	printf("  -c, --char-ngrams N    character n-grams of N code points\n"
+	    "  -f, --field NAME       the text field (default text)\n"
+	    "  -l, --lines            plain text, one document a line\n"
+	    "  -n, --normalize STEPS  case,punct,digits,space,marks, all or "
+	    "none\n"
+	    "  -s, --skip-bad         skip bad lines, count them, exit 1\n"
+	    "  -w, --shingle-width N  word n-grams of N words (default 5)\n"
+	    "      --help             this text\n"
+	    "      --version          the version\n");
+	exit(0);
+}
+
+static uint32_t
+parse_n(const char *s, const char *name)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end != '\0' || errno != 0 || v == 0 ||
+	    v > 1024) {
+		pskd_warnx("%s: '%s' is not a number from 1 to 1024", name, s);
+		pskd_usage_error(usage_text);
+	}
+	return (uint32_t)v;
+}
+
+static unsigned
+parse_steps(const char *s)
+{
+	static const struct { const char *name; unsigned bit; } steps[] = {
+		{ "case", PSKD_NORM_CASE }, { "punct", PSKD_NORM_PUNCT },
+		{ "digits", PSKD_NORM_DIGITS }, { "space", PSKD_NORM_SPACE },
+		{ "marks", PSKD_NORM_MARKS }, { "all", PSKD_NORM_ALL },
+		{ "none", 0 }
+	};
+	unsigned bits = 0;
+	size_t i, len;
+
+	for (;;) {
+		len = strcspn(s, ",");
+		for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+			if (strlen(steps[i].name) == len &&
+			    strncmp(steps[i].name, s, len) == 0)
+				break;
+		if (i == sizeof(steps) / sizeof(steps[0])) {
+			pskd_warnx("-n: unknown step '%.*s'", (int)len, s);
+			pskd_usage_error(usage_text);
+		}
+		bits |= steps[i].bit;
+		if (s[len] == '\0')
+			return bits;
+		s += len + 1;
+	}
+}
+
+static void
+sort_u64(uint64_t *a, size_t n)
+{
+	uint64_t p, t;
+	size_t i, j;
+
+	while (n > 16) {
+		/* Median of three, then Hoare partition; recurse on the smaller. */
+		uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
+
+		p = x < y ? (y < z ? y : (x < z ? z : x)) :
+		    (x < z ? x : (y < z ? z : y));
+		i = 0;
+		j = n - 1;
+		for (;;) {
+			while (a[i] < p)
+				i++;
+			while (a[j] > p)
+				j--;
+			if (i >= j)
+				break;
+			t = a[i], a[i] = a[j], a[j] = t;
+			i++, j--;
+		}
+		if (j + 1 < n - j - 1) {
+			sort_u64(a, j + 1);
+			a += j + 1, n -= j + 1;
+		} else {
+			sort_u64(a + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (i = 1; i < n; i++) {
+		t = a[i];
+		for (j = i; j > 0 && a[j - 1] > t; j--)
+			a[j] = a[j - 1];
+		a[j] = t;
+	}
+}
+
+static void
+need_pos(size_t n)
+{
+	if (n > poscap) {
+		poscap = n + n / 2 + 64;
+		pos = pskd_xreallocarray(pos, poscap, sizeof(*pos));
+	}
+}
+
+/* Hash the n-grams of the normalised text; returns the number of values. */
+static size_t
+shingles(const unsigned char *s, size_t len)
+{
+	size_t nb = 0, i, nh, w = opt.n, cplen;
+	uint32_t cp;
+
+	if (len == 0)
+		return 0;
+	need_pos(len + 2);
+	/* Boundaries: the start of every unit and one past the last byte. */
+	if (opt.unit == PSKD_UNIT_WORDS) {
+		pos[nb++] = 0;
+		for (i = 0; i < len; i++)
+			if (s[i] == ' ')
+				pos[nb++] = i + 1;
+	} else {
+		for (i = 0; i < len; i += cplen) {
+			pos[nb++] = i;
+			cplen = pskd_utf8_decode(s + i, len - i, &cp);
+			if (cplen == 0)
+				cplen = 1;
+		}
+	}
+	/* One past the last unit; a word ends one byte before the next. */
+	pos[nb] = opt.unit == PSKD_UNIT_WORDS ? len + 1 : len;
+	nh = nb >= w ? nb - w + 1 : 1;
+	if (nh > hvcap) {
+		hvcap = nh + nh / 2;
+		hv = pskd_xreallocarray(hv, hvcap, sizeof(*hv));
+	}
+	if (nb < w)
+		w = nb;
+	for (i = 0; i < nh; i++) {
+		size_t a = pos[i], b = pos[i + w];
+
+		if (opt.unit == PSKD_UNIT_WORDS)
+			b--;
+		hv[i] = XXH3_64bits_withSeed(s + a, b - a, SHINGLE_SEED);
+	}
+	sort_u64(hv, nh);
+	for (i = 1, nb = 1; i < nh; i++)
+		if (hv[i] != hv[nb - 1])
+			hv[nb++] = hv[i];
+	return nb;
+}
+
+static int
+bad_line(const char *name, uint64_t lineno, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Report a bad line: an error, or with -s a count. */
+static int
+bad_line(const char *name, uint64_t lineno, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!opt.skip)
+		pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", name,
+		    (unsigned long long)lineno, msg);
+	if (nskipped++ == 0)
+		snprintf(firstbad, sizeof(firstbad), "%s:%llu: %s", name,
+		    (unsigned long long)lineno, msg);
+	return -1;
+}
+
+/* The text and id of one line, into text and idbuf; -1 for a bad line. */
+static int
+document(const char *name, uint64_t lineno, const unsigned char *line,
+    size_t len)
+{
+	struct pskd_json_field f[2];
+	char err[200];
+	size_t off, i;
+
+	text.len = 0;
+	idbuf.len = 0;
+	if (opt.plain) {
+		off = pskd_utf8_check(line, len);
+		if (off != len)
+			return bad_line(name, lineno, "invalid UTF-8 at byte "
+			    "%zu", off);
+		pskd_buf_add(&text, line, len);
+		goto noid;
+	}
+	memset(f, 0, sizeof(f));
+	f[0].name = opt.field;
+	f[1].name = "id";
+	if (pskd_json_fields(line, len, f, 2, err, sizeof(err), &off) == -1)
+		return bad_line(name, lineno, "%s at byte %zu", err, off);
+	if (f[0].kind != PSKD_JSON_STRING) {
+		for (i = 0; i < 2; i++)
+			pskd_buf_free(&f[i].value);
+		return bad_line(name, lineno, f[0].kind == PSKD_JSON_MISSING ?
+		    "no \"%s\" field" : "\"%s\" is not a string", opt.field);
+	}
+	pskd_buf_add(&text, f[0].value.p, f[0].value.len);
+	if (f[1].kind == PSKD_JSON_STRING)
+		pskd_buf_add(&idbuf, f[1].value.p, f[1].value.len);
+	else if (f[1].kind == PSKD_JSON_NUMBER)
+		pskd_buf_add(&idbuf, f[1].raw, f[1].rawlen);
+	for (i = 0; i < 2; i++)
+		pskd_buf_free(&f[i].value);
+	if (f[1].kind == PSKD_JSON_STRING || f[1].kind == PSKD_JSON_NUMBER) {
+		if (idbuf.len > PSKD_FRAME_MAX_ID)
+			return bad_line(name, lineno, "id longer than %u bytes",
+			    PSKD_FRAME_MAX_ID);
+		return 0;
+	}
+noid:
+	pskd_buf_reserve(&idbuf, strlen(name) + 24);
+	idbuf.len = (size_t)snprintf((char *)idbuf.p, idbuf.cap, "%s:%llu",
+	    name, (unsigned long long)lineno);
+	if (idbuf.len > PSKD_FRAME_MAX_ID)
+		idbuf.len = PSKD_FRAME_MAX_ID;
+	return 0;
+}
+
+static void
+shingle_file(const char *path)
+{
+	struct pskd_reader r;
+	const unsigned char *line;
+	size_t len, nh;
+	int rc;
+
+	if (pskd_reader_open(&r, path) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	while ((rc = pskd_reader_line(&r, &line, &len)) == 1) {
+		if (document(r.name, r.lineno, line, len) == -1)
+			continue;
+		ntext.len = 0;
+		pskd_norm_text(&nm, &ntext, text.p, text.len,
+		    opt.unit == PSKD_UNIT_WORDS);
+		nh = shingles(ntext.p, ntext.len);
+		if (nh > UINT32_MAX)
+			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: too many shingles",
+			    r.name, (unsigned long long)r.lineno);
+		pskd_frame_write_u64(&out, idbuf.p, idbuf.len, line, len, hv,
+		    (uint32_t)nh);
+		if (out.error)
+			break;
+	}
+	if (rc == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", r.name);
+	pskd_reader_close(&r);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "char-ngrams", required_argument, NULL, 'c' },
+		{ "field", required_argument, NULL, 'f' },
+		{ "lines", no_argument, NULL, 'l' },
+		{ "normalize", required_argument, NULL, 'n' },
+		{ "skip-bad", no_argument, NULL, 's' },
+		{ "shingle-width", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct pskd_frame_params fp;
+	int c, cset = 0, wset = 0, i;
+
+	pskd_setprogname(argv[0]);
+	while ((c = getopt_long(argc, argv, "c:f:ln:sw:", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			opt.n = parse_n(optarg, "-c");
+			opt.unit = PSKD_UNIT_CHARS;
+			cset = 1;
+			break;
+		case 'f': opt.field = optarg; break;
+		case 'l': opt.plain = 1; break;
+		case 'n': opt.norm = parse_steps(optarg); break;
+		case 's': opt.skip = 1; break;
+		case 'w':
+			opt.n = parse_n(optarg, "-w");
+			wset = 1;
+			break;
+		case 'h': usage(); break;
+		case 'V': puts("pskd-shingle " PSKD_VERSION); return 0;
+		default: pskd_usage_error(usage_text);
+		}
+	}
+	if (cset && wset) {
+		pskd_warnx("-c and -w exclude each other");
+		pskd_usage_error(usage_text);
+	}
+	argc -= optind;
+	argv += optind;
+
+	pskd_refuse_tty(1, "<stdout>");
+	pskd_writer_init(&out, 1, "<stdout>");
+	pskd_pipe_grow(1);
+	pskd_norm_init(&nm, opt.norm);
+	memset(&fp, 0, sizeof(fp));
+	fp.kind = PSKD_FRAME_SHINGLES;
+	fp.unit = opt.unit;
+	fp.n = opt.n;
+	fp.norm = opt.norm;
+	fp.shingle_seed = SHINGLE_SEED;
+	pskd_frame_write_header(&out, &fp);
+	if (argc == 0)
+		shingle_file(NULL);
+	for (i = 0; i < argc && !out.error; i++)
+		shingle_file(argv[i]);
+	pskd_writer_finish(&out);
+	if (nskipped > 0) {
+		pskd_warnx("skipped %llu bad line%s (first: %s)",
+		    (unsigned long long)nskipped, nskipped == 1 ? "" : "s",
+		    firstbad);
+		return PSKD_EXIT_DATA;
+	}
+	return 0;
+}
