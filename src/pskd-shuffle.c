@@ -1,0 +1,250 @@
+/*
+ * pskd-shuffle - the samples of a .psk.d file in the order of a keyed
+ * permutation of (seed, epoch), as a .psk.d stream: optionally one rank's
+ * slice, resumed at a position, grouped into batches, cut after n.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pskd.h"
+#include "perm.h"
+
+static const char usage_text[] =
+    "pskd-shuffle [-i] [-B batch] [-e epoch] [-n count] [-s seed]\n"
+    "                    [--rank rank --world world] [--start pos] file";
+
+enum { OPT_RANK = 256, OPT_WORLD, OPT_START };
+
+static struct {
+	uint64_t	 batch;		/* -B; 0: no batches */
+	uint64_t	 epoch;		/* -e */
+	int		 indices;	/* -i */
+	uint64_t	 take;		/* -n */
+	int		 take_set;
+	uint64_t	 seed;		/* -s */
+	uint64_t	 rank;		/* --rank */
+	uint64_t	 world;		/* --world */
+	uint64_t	 start;		/* --start */
+} opt = { 0, 1, 0, 0, 0, 0, 0, 1, 0 };
+
+static void
+usage(void)
+{
+	printf("usage: %s\n", usage_text);
+	printf("  -B, --batch B        group B samples into one batch sample\n"
+	    "  -e, --epoch E        the epoch, from 1 (default 1)\n"
+	    "  -i, --indices        print the sample indices as text\n"
+	    "  -n, --take N         stop after N samples (batches with -B)\n"
+	    "  -s, --seed S         the seed, 0 to 2^64-1 (default 0)\n"
+	    "      --rank R         this rank's slice, 0 to W-1 (default 0)\n"
+	    "      --world W        the number of ranks (default 1)\n"
+	    "      --start POS      resume at position POS of the slice\n"
+	    "      --help           this text\n"
+	    "      --version        the version\n");
+	exit(0);
+}
+
+static uint64_t
+number(const char *name, const char *s, uint64_t min)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end != '\0' || errno != 0) {
+		pskd_warnx("%s: '%s' is not a number from 0 to 2^64-1", name,
+		    s);
+		pskd_usage_error(usage_text);
+	}
+	if (v < min) {
+		pskd_warnx("%s: must be at least %llu", name,
+		    (unsigned long long)min);
+		pskd_usage_error(usage_text);
+	}
+	return v;
+}
+
+/*
+ * The samples of this rank's slice from --start on: position j of the slice
+ * is position rank + world*j of the epoch's order.  Computed in blocks.
+ */
+static struct {
+	const struct pskd_perm *p;
+	uint64_t	 next;		/* slice position of buf[len] */
+	uint64_t	 buf[4096];
+	size_t		 pos, len;
+} order;
+
+static uint64_t
+next_sample(void)
+{
+	if (order.pos == order.len) {
+		order.len = sizeof(order.buf) / sizeof(order.buf[0]);
+		if (order.p->n / opt.world - order.next < order.len)
+			order.len = (size_t)(order.p->n / opt.world -
+			    order.next);
+		pskd_perm_range(order.p, opt.rank + opt.world * order.next,
+		    opt.world, order.len, order.buf);
+		order.next += order.len;
+		order.pos = 0;
+	}
+	return order.buf[order.pos++];
+}
+
+static void
+print_indices(uint64_t nout, uint64_t per)
+{
+	struct pskd_writer w;
+	uint64_t k, b;
+
+	pskd_writer_init(&w, 1, "<stdout>");
+	for (k = 0; k < nout && !w.error; k++)
+		for (b = 0; b < per; b++) {
+			pskd_writer_u64(&w, next_sample());
+			pskd_writer_putc(&w, b + 1 < per ? ' ' : '\n');
+		}
+	pskd_writer_finish(&w);
+}
+
+static void
+write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
+{
+	const struct pskd_type *t = &f->h.type;
+	struct pskd_type bt;
+	struct pskd_error perr;
+	struct pskd_sink out;
+	uint64_t k, b, *idx;
+	size_t i, ss = (size_t)t->sample_size;
+	char *text, *list;
+
+	if (opt.batch == 0) {
+		pskd_sink_init(&out, 1, "<stdout>", t, nout);
+		for (k = 0; k < nout && !out.w.error; k++)
+			pskd_sink_sample(&out, pskd_file_sample(f,
+			    next_sample()), ss);
+	} else {
+		text = pskd_type_format(t, "batch", opt.batch);
+		if (pskd_type_parse(&bt, text, strlen(text), &perr) == -1)
+			pskd_errx(PSKD_EXIT_DATA, "%s: %s", f->name, perr.msg);
+		list = pskd_type_encodings(t);
+		if (*list != '\0' &&
+		    pskd_type_set_encodings(&bt, list, &perr) == -1)
+			pskd_errx(PSKD_EXIT_DATA, "%s: %s", f->name, perr.msg);
+		free(list);
+		free(text);
+		pskd_sink_init(&out, 1, "<stdout>", &bt, nout);
+		idx = pskd_xreallocarray(NULL, (size_t)per, sizeof(*idx));
+		for (k = 0; k < nout && !out.w.error; k++) {
+			for (b = 0; b < per; b++)
+				idx[b] = next_sample();
+			/* Leaf by leaf: the B inputs, then the B targets. */
+			for (i = 0; i < t->nleaves; i++)
+				for (b = 0; b < per; b++)
+					pskd_writer_write(&out.w,
+					    pskd_file_sample(f, idx[b]) +
+					    t->leaves[i].offset,
+					    (size_t)t->leaves[i].size);
+			out.count++;
+		}
+		free(idx);
+		pskd_type_free(&bt);
+	}
+	if (pskd_sink_finish(&out) == -1)
+		pskd_err(PSKD_EXIT_DATA, "<stdout>");
+	pskd_writer_finish(&out.w);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "batch", required_argument, NULL, 'B' },
+		{ "epoch", required_argument, NULL, 'e' },
+		{ "indices", no_argument, NULL, 'i' },
+		{ "take", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "rank", required_argument, NULL, OPT_RANK },
+		{ "world", required_argument, NULL, OPT_WORLD },
+		{ "start", required_argument, NULL, OPT_START },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct pskd_file f;
+	struct pskd_error perr;
+	struct pskd_perm p;
+	uint64_t m, avail, nout, per, rest = 0;
+	int c;
+
+	pskd_setprogname(argv[0]);
+	while ((c = getopt_long(argc, argv, "B:e:in:s:", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'B': opt.batch = number("-B", optarg, 1); break;
+		case 'e': opt.epoch = number("-e", optarg, 1); break;
+		case 'i': opt.indices = 1; break;
+		case 'n':
+			opt.take = number("-n", optarg, 0);
+			opt.take_set = 1;
+			break;
+		case 's': opt.seed = number("-s", optarg, 0); break;
+		case OPT_RANK: opt.rank = number("--rank", optarg, 0); break;
+		case OPT_WORLD: opt.world = number("--world", optarg, 1); break;
+		case OPT_START: opt.start = number("--start", optarg, 0); break;
+		case 'h': usage(); break;
+		case 'V': puts("pskd-shuffle " PSKD_VERSION); return 0;
+		default: pskd_usage_error(usage_text);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc != 1)
+		pskd_usage_error(usage_text);
+	if (opt.rank >= opt.world) {
+		pskd_warnx("--rank %llu: must be less than --world %llu",
+		    (unsigned long long)opt.rank,
+		    (unsigned long long)opt.world);
+		pskd_usage_error(usage_text);
+	}
+	if (!opt.indices)
+		pskd_refuse_tty(1, "<stdout>");
+
+	if (pskd_file_open(&f, argv[0], &perr) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s: %s", argv[0], perr.msg);
+	if (f.h.type.params)
+		pskd_errx(PSKD_EXIT_DATA, "%s: E%d: type not closed: a params "
+		    "type has no layout to shuffle", argv[0], PSKD_E_TYPE);
+	m = f.h.count / opt.world;
+	if (opt.start > m)
+		pskd_errx(PSKD_EXIT_DATA, "%s: --start %llu is past the end of "
+		    "rank %llu's %llu samples", argv[0],
+		    (unsigned long long)opt.start,
+		    (unsigned long long)opt.rank, (unsigned long long)m);
+	avail = m - opt.start;
+	per = opt.batch ? opt.batch : 1;
+	nout = avail / per;
+	if (opt.batch)
+		rest = avail % per;
+	if (opt.take_set && opt.take < nout) {
+		nout = opt.take;
+		rest = 0;
+	}
+
+	pskd_perm_init(&p, f.h.count, opt.seed, opt.epoch);
+	order.p = &p;
+	order.next = opt.start;
+	if (opt.indices)
+		print_indices(nout, per);
+	else
+		write_samples(&f, nout, per);
+	if (rest > 0)
+		pskd_warnx("%s: dropped the short last batch (%llu of %llu "
+		    "samples)", argv[0], (unsigned long long)rest,
+		    (unsigned long long)per);
+	pskd_file_close(&f);
+	return 0;
+}
