@@ -421,10 +421,10 @@ pskd_tok_train_main(int argc, char **argv)
 		i = strlen(opt.output) + sizeof(".special");
 		spath = pskd_xmalloc(i);
 		snprintf(spath, i, "%s.special", opt.output);
-		if (pskd_outfile_open(&ofs, spath) == -1)
-			pskd_err(PSKD_EXIT_DATA, "%s", spath);
 		if (pskd_outfile_open(&of, opt.output) == -1)
 			pskd_err(PSKD_EXIT_DATA, "%s", opt.output);
+		if (pskd_outfile_open(&ofs, spath) == -1)
+			pskd_err(PSKD_EXIT_DATA, "%s", spath);
 		fd = of.fd;
 	}
 	show = pskd_progress_enabled();

@@ -115,7 +115,6 @@ struct pair {
 	uint32_t	*occ;		/* positions of the left symbol */
 	uint32_t	 nocc, cap;
 	uint32_t	 heap;		/* index in the heap, or NONE */
-	unsigned char	 dirty;		/* changed by the current merge */
 	unsigned char	 unsorted;	/* occ not ascending */
 };
 
@@ -129,11 +128,10 @@ struct learner {
 	uint64_t	*pkey;
 	uint32_t	*pval;		/* pair + 1; 0 for an empty slot */
 	size_t		 pmask;
-	/* the heap of pairs with a count, and the pairs changed by a merge */
+	/* the heap of the pairs with a count (building: not yet) */
 	uint32_t	*heap;
-	size_t		 nheap, capheap;
-	uint32_t	*dirty;
-	size_t		 ndirty, capdirty;
+	size_t		 nheap;
+	int		 building;
 	/* tokens, and an index bytes -> rank */
 	struct pskd_buf	 tok;
 	size_t		*off;
@@ -191,6 +189,8 @@ pair_get(struct learner *l, uint32_t a, uint32_t b)
 		l->cappair = l->cappair ? l->cappair * 2 : 1u << 16;
 		l->pair = pskd_xreallocarray(l->pair, l->cappair,
 		    sizeof(*l->pair));
+		l->heap = pskd_xreallocarray(l->heap, l->cappair,
+		    sizeof(*l->heap));
 	}
 	p = &l->pair[l->npair];
 	memset(p, 0, sizeof(*p));
@@ -204,19 +204,7 @@ pair_get(struct learner *l, uint32_t a, uint32_t b)
 	return (uint32_t)(l->npair - 1);
 }
 
-static void
-mark(struct learner *l, uint32_t k)
-{
-	if (l->pair[k].dirty)
-		return;
-	l->pair[k].dirty = 1;
-	if (l->ndirty == l->capdirty) {
-		l->capdirty = l->capdirty ? l->capdirty * 2 : 1024;
-		l->dirty = pskd_xreallocarray(l->dirty, l->capdirty,
-		    sizeof(*l->dirty));
-	}
-	l->dirty[l->ndirty++] = k;
-}
+static void	heap_fix(struct learner *, uint32_t);
 
 /* Count c more occurrences of (a, b), one at position pos. */
 static void
@@ -233,7 +221,8 @@ pair_add(struct learner *l, uint32_t a, uint32_t b, uint64_t c, uint32_t pos)
 	if (p->nocc > 0 && p->occ[p->nocc - 1] > pos)
 		p->unsorted = 1;
 	p->occ[p->nocc++] = pos;
-	mark(l, k);
+	if (!l->building)
+		heap_fix(l, k);
 }
 
 /* c fewer occurrences of (a, b), which exists. */
@@ -246,7 +235,7 @@ pair_sub(struct learner *l, uint32_t a, uint32_t b, uint64_t c)
 		pskd_errx(PSKD_EXIT_DATA, "--train: internal error: pair "
 		    "count below zero");
 	l->pair[k].count -= c;
-	mark(l, k);
+	heap_fix(l, k);
 }
 
 /* ---- the heap: highest count first, then lowest (left, right) rank ------ */
@@ -335,24 +324,6 @@ heap_fix(struct learner *l, uint32_t k)
 	}
 	sift_up(l, p->heap);
 	sift_down(l, l->pair[k].heap);
-}
-
-static void
-fix_dirty(struct learner *l)
-{
-	size_t i;
-
-	if (l->npair > l->capheap) {
-		while (l->capheap < l->npair)
-			l->capheap *= 2;
-		l->heap = pskd_xreallocarray(l->heap, l->capheap,
-		    sizeof(*l->heap));
-	}
-	for (i = 0; i < l->ndirty; i++) {
-		l->pair[l->dirty[i]].dirty = 0;
-		heap_fix(l, l->dirty[i]);
-	}
-	l->ndirty = 0;
 }
 
 /* ---- tokens --------------------------------------------------------------- */
@@ -477,6 +448,7 @@ load_words(struct learner *l, const struct pskd_wordcount *wc)
 	l->word = pskd_xreallocarray(NULL, nsym + 1, sizeof(*l->word));
 	l->wcount = pskd_xreallocarray(NULL, nword + 1, sizeof(*l->wcount));
 	pindex_grow(l);
+	l->building = 1;
 	s = nword = 0;
 	for (i = 0; i <= wc->mask; i++) {
 		e = &wc->slot[i];
@@ -497,14 +469,10 @@ load_words(struct learner *l, const struct pskd_wordcount *wc)
 		nword++;
 	}
 	/* Every pair is new: heapify them all at once. */
-	l->capheap = l->npair + 1024;
-	l->heap = pskd_xreallocarray(NULL, l->capheap, sizeof(*l->heap));
-	for (k = 0; k < l->npair; k++) {
-		l->pair[k].dirty = 0;
+	for (k = 0; k < l->npair; k++)
 		heap_set(l, k, k);
-	}
-	l->ndirty = 0;
 	l->nheap = l->npair;
+	l->building = 0;
 	for (i = l->nheap / 2; i-- > 0;)
 		sift_down(l, i);
 }
@@ -520,7 +488,6 @@ learner_free(struct learner *l)
 	free(l->pkey);
 	free(l->pval);
 	free(l->heap);
-	free(l->dirty);
 	free(l->id);
 	free(l->next);
 	free(l->prev);
@@ -570,7 +537,6 @@ pskd_bpe_learn(const struct pskd_wordcount *wc, size_t ntokens,
 		}
 		nw = token_join(&l, l.pair[k].a, l.pair[k].b, &isnew);
 		merge(&l, k, nw);
-		fix_dirty(&l);
 		v->nmerges++;
 		if (progress != NULL)
 			progress(l.ntok, ntokens);
