@@ -1,0 +1,123 @@
+# dedup-ref.py - an independent Python/numpy implementation of what
+# pskd-shingle (ASCII text only), pskd-minhash (both families) and the frame
+# stream specify, written from the man pages; imported by tests/t/dedup-*
+# and by tests/bench/dedup.sh (as the reference the bench compares with).
+import struct
+import sys
+
+import numpy as np
+import xxhash
+
+M64 = (1 << 64) - 1
+
+
+def normalize_ascii(text):
+    """All steps on, for ASCII text: case, punct, digits, space."""
+    out = []
+    for c in text:
+        o = ord(c)
+        if c.isascii() and c.isalpha():
+            out.append(c.lower())
+        elif "0" <= c <= "9":
+            out.append("0")
+        else:
+            out.append(" ")
+    return " ".join("".join(out).split())
+
+
+def shingles(text, w=5, seed=0):
+    words = normalize_ascii(text).split(" ")
+    if words == [""]:
+        return np.zeros(0, dtype=np.uint64)
+    n = max(1, len(words) - w + 1)
+    hs = {xxhash.xxh3_64_intdigest(" ".join(words[i:i + w]).encode(),
+                                   seed=seed) for i in range(n)}
+    return np.array(sorted(hs), dtype=np.uint64)
+
+
+def splitmix64(state):
+    state = (state + 0x9e3779b97f4a7c15) & M64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M64
+    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M64
+    return state, z ^ (z >> 31)
+
+
+def seeds(k, seed):
+    s, out = seed, []
+    for _ in range(k):
+        s, z = splitmix64(s)
+        out.append(z & 0xffffffff)
+    return np.array(out, dtype=np.uint32)
+
+
+def fmix32(h):
+    h = h ^ (h >> np.uint32(16))
+    h = h * np.uint32(0x85ebca6b)
+    h = h ^ (h >> np.uint32(13))
+    h = h * np.uint32(0xc2b2ae35)
+    return h ^ (h >> np.uint32(16))
+
+
+def fmix64(h):
+    h ^= h >> 33
+    h = (h * 0xff51afd7ed558ccd) & M64
+    h ^= h >> 33
+    h = (h * 0xc4ceb9fe1a85ec53) & M64
+    return h ^ (h >> 33)
+
+
+def classic(x, s):
+    """x: uint64 shingle hashes; s: uint32 seeds.  k components."""
+    x32 = ((x & np.uint64(0xffffffff)) ^ (x >> np.uint64(32))).astype(
+        np.uint32)
+    with np.errstate(over="ignore"):
+        return fmix32(x32[None, :] ^ s[:, None]).min(axis=1)
+
+
+def oph(x, k, seed):
+    s, key = splitmix64(seed)
+    s, key2 = splitmix64(s)
+    sig = [0xffffffff] * k
+    filled = [False] * k
+    for v in x.tolist():
+        h = fmix64(v ^ key)
+        b = ((h >> 32) * k) >> 32
+        filled[b] = True
+        sig[b] = min(sig[b], h & 0xffffffff)
+    out = list(sig)
+    for i in range(k):
+        if filled[i]:
+            continue
+        a = 1
+        while True:
+            j = ((fmix64(key2 ^ ((i << 32) | a)) >> 32) * k) >> 32
+            if filled[j]:
+                break
+            a += 1
+        out[i] = sig[j]
+    return np.array(out, dtype=np.uint32)
+
+
+def read_frames(data):
+    """The header's fields and a list of (id, line, values)."""
+    assert data[:4] == b"PSKF", "magic"
+    (version, kind, unit, n, norm, k, sseed, mseed, family,
+     reserved) = struct.unpack_from("<HHIIIIQQII", data, 4)
+    hdr = dict(version=version, kind=kind, unit=unit, n=n, norm=norm, k=k,
+               shingle_seed=sseed, minhash_seed=mseed, family=family)
+    off, frames = 48, []
+    vs = 8 if kind == 1 else 4
+    while off < len(data):
+        idlen, linelen, count = struct.unpack_from("<III", data, off)
+        off += 12
+        fid = data[off:off + idlen]
+        off += idlen
+        line = data[off:off + linelen]
+        off += linelen
+        vals = np.frombuffer(data, dtype="<u8" if vs == 8 else "<u4",
+                             count=count, offset=off)
+        off += count * vs
+        frames.append((fid, line, vals))
+    assert off == len(data), "trailing bytes"
+    return hdr, frames
