@@ -1,0 +1,1 @@
+pskd-shingle -x < /dev/null

@@ -1,0 +1,1 @@
+printf 'ok\n\377\n' | pskd-shingle -l > /dev/null

@@ -1,0 +1,1 @@
+pskd-shingle -w 0 < /dev/null

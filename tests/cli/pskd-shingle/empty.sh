@@ -1,0 +1,2 @@
+# No documents: a header alone.
+pskd-shingle < /dev/null | "$TESTDIR/dump.py"

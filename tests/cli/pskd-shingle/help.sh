@@ -1,0 +1,2 @@
+pskd-shingle --help | head -1
+pskd-shingle --version

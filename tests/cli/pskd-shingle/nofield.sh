@@ -1,0 +1,1 @@
+printf '{"body":"x"}\n' | pskd-shingle > /dev/null
