@@ -1,0 +1,1 @@
+pskd-minhash -a cminhash < /dev/null

@@ -1,0 +1,1 @@
+pskd-minhash -k 0 < /dev/null

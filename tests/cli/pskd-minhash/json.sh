@@ -1,0 +1,2 @@
+# Documents piped straight in: the one-line error.
+pskd-minhash < "$TESTDIR/docs.jsonl"

@@ -1,0 +1,1 @@
+pskd-minhash < /dev/null

@@ -1,0 +1,1 @@
+pskd-shingle < "$TESTDIR/docs.jsonl" | head -c 100 | pskd-minhash > /dev/null
