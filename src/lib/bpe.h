@@ -1,0 +1,64 @@
+/*
+ * bpe.h - byte-level BPE encoding as tiktoken does it: the pre-tokenizer
+ * of the encoding cuts the text into pieces (pretok.h); a piece that is a
+ * token is that token, else its bytes are merged pairwise, always the
+ * adjacent pair whose concatenation has the lowest rank (the leftmost of
+ * equal ones), until no adjacent pair is a token.
+ */
+#ifndef PSKD_BPE_H
+#define PSKD_BPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ranks.h"
+
+/* A growable array of token ids. */
+struct pskd_ids {
+	uint32_t	*v;
+	size_t		 n;
+	size_t		 cap;
+};
+
+struct pskd_bpe_cache;
+
+struct pskd_bpe {
+	const struct pskd_ranks *ranks;
+	int		 pattern;	/* PSKD_PAT_* */
+	struct pskd_bpe_cache *cache;	/* pieces seen before */
+	/* scratch of the merge */
+	uint32_t	*a, *b, *c;
+	uint64_t	*heap;
+	size_t		 cap;
+};
+
+/* The ranks must outlive the encoder. */
+void	pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r,
+	    int pattern);
+void	pskd_bpe_free(struct pskd_bpe *e);
+/*
+ * Append the ids of text[0..len) (tiktoken's encode_ordinary: special
+ * token text is ordinary text) to out.  Bytes that are not UTF-8 are
+ * encoded as bytes (each its own piece-level character); every byte
+ * sequence has an encoding since each single byte is a token (else abort
+ * with a message: the ranks must hold all 256 bytes, which
+ * pskd_bpe_complete checks).
+ */
+void	pskd_bpe_encode(struct pskd_bpe *e, const unsigned char *text,
+	    size_t len, struct pskd_ids *out);
+/* The ids of one piece into out (room for n ids); returns their number. */
+size_t	pskd_bpe_piece(struct pskd_bpe *e, const unsigned char *p, size_t n,
+	    uint32_t *out);
+/* 1 when every single byte is a token of r. */
+int	pskd_bpe_complete(const struct pskd_ranks *r);
+
+void	pskd_ids_reserve(struct pskd_ids *ids, size_t extra);
+static inline void
+pskd_ids_push(struct pskd_ids *ids, uint32_t id)
+{
+	if (ids->n == ids->cap)
+		pskd_ids_reserve(ids, 1);
+	ids->v[ids->n++] = id;
+}
+
+#endif

@@ -1,0 +1,295 @@
+/*
+ * ranks.c - tiktoken ranks files: parse, look tokens up by their bytes
+ * (XXH3 and open addressing), write lines.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "pskd.h"
+#include "ranks.h"
+
+static const char b64[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static inline uint64_t
+hash_bytes(const void *p, size_t n)
+{
+	return XXH3_64bits(p, n);
+}
+
+static int
+b64val(unsigned c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return (int)(c - 'A');
+	if (c >= 'a' && c <= 'z')
+		return (int)(c - 'a' + 26);
+	if (c >= '0' && c <= '9')
+		return (int)(c - '0' + 52);
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+/* Decode standard base64 (padded) from s[0..n) into out; length or -1. */
+static long
+unbase64(const unsigned char *s, size_t n, unsigned char *out)
+{
+	unsigned v[4];
+	size_t i, o = 0, k, pad = 0;
+	int d;
+
+	if (n == 0 || n % 4 != 0)
+		return -1;
+	if (s[n - 1] == '=')
+		pad = s[n - 2] == '=' ? 2 : 1;
+	for (i = 0; i < n; i += 4) {
+		for (k = 0; k < 4; k++) {
+			if (i + k >= n - pad) {
+				v[k] = 0;
+				continue;
+			}
+			if ((d = b64val(s[i + k])) < 0)
+				return -1;
+			v[k] = (unsigned)d;
+		}
+		out[o++] = (unsigned char)(v[0] << 2 | v[1] >> 4);
+		out[o++] = (unsigned char)(v[1] << 4 | v[2] >> 2);
+		out[o++] = (unsigned char)(v[2] << 6 | v[3]);
+	}
+	return (long)(o - pad);
+}
+
+static int
+fail(char *err, size_t errsize, uint64_t line, const char *msg)
+{
+	snprintf(err, errsize, "%llu: %s", (unsigned long long)line, msg);
+	return -1;
+}
+
+/* Insert rank; -1 if a token with the same bytes is there already. */
+static int
+insert(struct pskd_ranks *r, uint32_t rank)
+{
+	const unsigned char *p = r->bytes + r->off[rank];
+	size_t n = r->len[rank], i;
+	uint64_t h = hash_bytes(p, n), s;
+
+	for (i = (size_t)h & r->mask;; i = (i + 1) & r->mask) {
+		s = r->slot[i];
+		if (s == 0)
+			break;
+		if (s >> 32 == h >> 32 && r->len[(uint32_t)s - 1] == n &&
+		    memcmp(r->bytes + r->off[(uint32_t)s - 1], p, n) == 0)
+			return -1;
+	}
+	r->slot[i] = (h >> 32) << 32 | ((uint64_t)rank + 1);
+	return 0;
+}
+
+int
+pskd_ranks_parse(struct pskd_ranks *r, const unsigned char *p, size_t n,
+    char *err, size_t errsize)
+{
+	const unsigned char *line, *end = p + n, *nl, *sp;
+	uint32_t *roff = NULL, *rlen = NULL, *rank = NULL;
+	size_t cap = 0, nt = 0, used = 0, i, size;
+	uint64_t lineno = 0, v;
+	long k;
+
+	memset(r, 0, sizeof(*r));
+	/* Decoded tokens are at most 3/4 of the file. */
+	r->bytes = pskd_xmalloc(n / 4 * 3 + 4);
+	for (line = p; line < end; line = nl + 1) {
+		lineno++;
+		nl = memchr(line, '\n', (size_t)(end - line));
+		if (nl == NULL)
+			nl = end;
+		if (nl == line)
+			continue;
+		sp = memchr(line, ' ', (size_t)(nl - line));
+		if (sp == NULL)
+			goto bad_line;
+		if ((k = unbase64(line, (size_t)(sp - line), r->bytes + used)) <= 0)
+			goto bad_token;
+		v = 0;
+		if (sp + 1 == nl)
+			goto bad_rank;
+		for (sp++; sp < nl; sp++) {
+			if (*sp < '0' || *sp > '9' || v > PSKD_RANK_MAX)
+				goto bad_rank;
+			v = v * 10 + (uint64_t)(*sp - '0');
+		}
+		if (v > PSKD_RANK_MAX)
+			goto bad_rank;
+		if (nt == cap) {
+			cap = cap ? cap * 2 : 1024;
+			roff = pskd_xreallocarray(roff, cap, sizeof(*roff));
+			rlen = pskd_xreallocarray(rlen, cap, sizeof(*rlen));
+			rank = pskd_xreallocarray(rank, cap, sizeof(*rank));
+		}
+		roff[nt] = (uint32_t)used;
+		rlen[nt] = (uint32_t)k;
+		rank[nt++] = (uint32_t)v;
+		used += (size_t)k;
+		if ((size_t)k > r->maxlen)
+			r->maxlen = (size_t)k;
+		if (r->n <= v)
+			r->n = (uint32_t)v + 1;
+	}
+	if (nt == 0) {
+		fail(err, errsize, lineno, "no tokens");
+		goto out;
+	}
+	r->ntokens = (uint32_t)nt;
+	r->off = pskd_xcalloc(r->n, sizeof(uint32_t));
+	r->len = pskd_xcalloc(r->n, sizeof(uint32_t));
+	for (size = 16; size < nt * 2; size *= 2)
+		;
+	r->slot = pskd_xcalloc(size, sizeof(uint64_t));
+	r->mask = size - 1;
+	for (i = 0; i < nt; i++) {
+		if (r->len[rank[i]] != 0) {
+			snprintf(err, errsize, "rank %u given twice", rank[i]);
+			goto out;
+		}
+		r->off[rank[i]] = roff[i];
+		r->len[rank[i]] = rlen[i];
+		if (insert(r, rank[i]) == -1) {
+			snprintf(err, errsize, "rank %u: the same token as a "
+			    "lower line", rank[i]);
+			goto out;
+		}
+	}
+	free(roff);
+	free(rlen);
+	free(rank);
+	return 0;
+
+bad_line:
+	fail(err, errsize, lineno, "expected \"BASE64 RANK\"");
+	goto out;
+bad_token:
+	fail(err, errsize, lineno, "invalid base64 token");
+	goto out;
+bad_rank:
+	fail(err, errsize, lineno, "invalid rank");
+out:
+	free(roff);
+	free(rlen);
+	free(rank);
+	pskd_ranks_free(r);
+	return -1;
+}
+
+int
+pskd_ranks_load(struct pskd_ranks *r, const char *path, char *err,
+    size_t errsize)
+{
+	struct stat st;
+	unsigned char *p;
+	ssize_t got;
+	int fd, rc, e;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    fstat(fd, &st) == -1) {
+		e = errno;
+		if (fd != -1)
+			close(fd);
+		snprintf(err, errsize, "%s", strerror(e));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)1 << 32) {
+		close(fd);
+		snprintf(err, errsize, "not a regular file of at most 4 GiB");
+		return -1;
+	}
+	p = pskd_xmalloc((size_t)st.st_size + 1);
+	got = pskd_read_full(fd, p, (size_t)st.st_size + 1);
+	e = errno;
+	close(fd);
+	if (got < 0) {
+		free(p);
+		snprintf(err, errsize, "%s", strerror(e));
+		return -1;
+	}
+	rc = pskd_ranks_parse(r, p, (size_t)got, err, errsize);
+	free(p);
+	return rc;
+}
+
+void
+pskd_ranks_free(struct pskd_ranks *r)
+{
+	free(r->bytes);
+	free(r->off);
+	free(r->len);
+	free(r->slot);
+	memset(r, 0, sizeof(*r));
+}
+
+uint64_t
+pskd_ranks_hash(const void *p, size_t n)
+{
+	return hash_bytes(p, n);
+}
+
+uint32_t
+pskd_ranks_find(const struct pskd_ranks *r, const void *p, size_t n)
+{
+	return pskd_ranks_findh(r, p, n, hash_bytes(p, n));
+}
+
+uint32_t
+pskd_ranks_findh(const struct pskd_ranks *r, const void *p, size_t n,
+    uint64_t h)
+{
+	uint64_t s;
+	size_t i;
+	uint32_t k;
+
+	for (i = (size_t)h & r->mask;; i = (i + 1) & r->mask) {
+		s = r->slot[i];
+		if (s == 0)
+			return PSKD_RANK_NONE;
+		k = (uint32_t)s - 1;
+		if (s >> 32 == h >> 32 && r->len[k] == n &&
+		    memcmp(r->bytes + r->off[k], p, n) == 0)
+			return k;
+	}
+}
+
+void
+pskd_ranks_line(struct pskd_buf *b, const void *p, size_t n, uint32_t rank)
+{
+	const unsigned char *s = p;
+	unsigned v;
+	size_t i;
+	char num[16];
+	int k;
+
+	pskd_buf_reserve(b, (n + 2) / 3 * 4 + 16);
+	for (i = 0; i < n; i += 3) {
+		v = (unsigned)s[i] << 16;
+		if (i + 1 < n)
+			v |= (unsigned)s[i + 1] << 8;
+		if (i + 2 < n)
+			v |= s[i + 2];
+		b->p[b->len++] = (unsigned char)b64[v >> 18];
+		b->p[b->len++] = (unsigned char)b64[v >> 12 & 63];
+		b->p[b->len++] = i + 1 < n ? (unsigned char)b64[v >> 6 & 63] : '=';
+		b->p[b->len++] = i + 2 < n ? (unsigned char)b64[v & 63] : '=';
+	}
+	k = snprintf(num, sizeof(num), " %u\n", rank);
+	pskd_buf_add(b, num, (size_t)k);
+}
