@@ -1,0 +1,1 @@
+pskd-lsh -x < /dev/null

@@ -1,0 +1,1 @@
+pskd-lsh -t 1.5 < /dev/null

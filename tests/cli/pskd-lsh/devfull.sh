@@ -1,0 +1,1 @@
+pskd-shingle < "$TESTDIR/docs.jsonl" | pskd-minhash | pskd-lsh > /dev/full

@@ -1,0 +1,1 @@
+pskd-shingle < /dev/null | pskd-minhash | pskd-lsh

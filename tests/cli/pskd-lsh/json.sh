@@ -1,0 +1,1 @@
+pskd-lsh < "$TESTDIR/docs.jsonl"

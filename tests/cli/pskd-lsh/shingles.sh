@@ -1,0 +1,2 @@
+# Shingles piped straight in: the one-line error.
+pskd-shingle < "$TESTDIR/docs.jsonl" | pskd-lsh
