@@ -763,6 +763,22 @@ checkpoint(struct xfer *x)
 	return r;
 }
 
+/*
+ * Start again from byte 0 in place: the old bytes are cut off and the
+ * checkpoint vouches for none before a new byte is written.
+ */
+static int
+rewind_part(struct xfer *x)
+{
+	restart_state(x);
+	if (ftruncate(x->fd, 0) == -1 || lseek(x->fd, 0, SEEK_SET) == -1) {
+		set_error(x->j, xasprintf("%s: %s", x->part, strerror(errno)));
+		return -1;
+	}
+	x->vouched = UINT64_MAX;	/* differs from have: write it */
+	return checkpoint(x);
+}
+
 /* Store n body bytes: to the shard (or stdout) and the running hash. */
 static int
 store(struct xfer *x, const unsigned char *p, size_t n)
@@ -828,8 +844,10 @@ judge(struct xfer *x, struct headers *hd)
 				pskd_sha256_free(&x->h);
 				pskd_sha256_init(&x->h);
 				x->have = 0;
-			} else
+			} else if (opt.resume_only) {
 				return T_RESTART;
+			} else if (rewind_part(x) == -1)
+				return T_FAIL;
 		}
 		x->expected_known = hd->length_known;
 		x->expected = hd->length;
@@ -1257,16 +1275,8 @@ fetch(struct job *j)
 				    "resume it (--resume-only)", j->url));
 				goto fail;
 			} else {
-				restart_state(&x);
-				if (ftruncate(x.fd, 0) == -1 ||
-				    lseek(x.fd, 0, SEEK_SET) == -1) {
-					set_error(j, xasprintf("%s: %s",
-					    x.part, strerror(errno)));
+				if (rewind_part(&x) == -1)
 					goto fail;
-				}
-				if (checkpoint(&x) == -1)
-					goto fail;
-				x.vouched = 0;
 				if (++tries > opt.retries + 1) {
 					set_error(j, pskd_xstrdup("gave up: "
 					    "the server never resumed"));

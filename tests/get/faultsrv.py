@@ -1,0 +1,168 @@
+#!/usr/bin/python3
+# faultsrv.py - a small HTTP server for pskd-get's tests that serves the
+# files of a folder with Range, ETag and If-Range, and injects one fault
+# chosen by the query string:
+#
+#   ?drop=N[&times=K]      close the connection after N body bytes
+#   ?flip=OFF[&times=K]    flip the byte at offset OFF of the file
+#   ?norange               ignore Range: always 200 and the whole body
+#   ?badstart=D[&times=K]  206 whose Content-Range starts D bytes early
+#   ?status=S[&times=K][&retry_after=T]   answer S (500, 429, 404...)
+#   ?change=N              the file changes (new bytes, new ETag) after
+#                          the first response, which drops after N bytes
+#   ?stall=N[&times=K]     send N bytes, then nothing until the client leaves
+#   ?nolength              no Content-Length (the body ends at close)
+#   ?redirect=PATH         302 to PATH (a full URL or a path)
+#
+# Faults with times=K apply to the first K requests of that URL only.
+# Usage: faultsrv.py ROOT PORTFILE LOGFILE; writes the port it listens on
+# (127.0.0.1, a free one) to PORTFILE and one line per request to LOGFILE.
+import hashlib
+import http.server
+import json
+import os
+import sys
+import threading
+import urllib.parse
+
+root, portfile, logfile = sys.argv[1:4]
+lock = threading.Lock()
+counts = {}
+log = open(logfile, "a", buffering=1)
+
+
+def changed(data):
+    return bytes(b ^ 0x5A for b in data)
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def record(self, status, start):
+        log.write(json.dumps({"path": self.path, "status": status,
+                              "range": self.headers.get("Range"),
+                              "if_range": self.headers.get("If-Range"),
+                              "start": start}) + "\n")
+
+    def do_GET(self):
+        u = urllib.parse.urlsplit(self.path)
+        q = urllib.parse.parse_qs(u.query, keep_blank_values=True)
+        key = self.path
+        with lock:
+            n = counts.get(key, 0)
+            counts[key] = n + 1
+        times = int(q.get("times", ["1000000"])[0])
+        active = n < times
+
+        def num(name):
+            return int(q[name][0]) if name in q else None
+
+        if "redirect" in q:
+            self.send_response(302)
+            self.send_header("Location", q["redirect"][0])
+            self.send_header("Content-Length", "0")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.record(302, None)
+            return
+        status = num("status")
+        if status is not None and active:
+            body = b"fault\n"
+            self.send_response(status)
+            if "retry_after" in q:
+                self.send_header("Retry-After", q["retry_after"][0])
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(body)
+            self.record(status, None)
+            return
+        path = os.path.join(root, os.path.basename(u.path))
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.record(404, None)
+            return
+        version = 1
+        if "change" in q and n >= 1:
+            data = changed(data)
+            version = 2
+        etag = '"%s-%d"' % (hashlib.sha256(data).hexdigest()[:16], version)
+        size = len(data)
+        start = 0
+        rng = self.headers.get("Range")
+        ifr = self.headers.get("If-Range")
+        partial = False
+        if rng and rng.startswith("bytes=") and "norange" not in q:
+            if ifr is None or ifr == etag:
+                first = rng[6:].split("-")[0]
+                start = int(first)
+                partial = True
+        if partial and start >= size:
+            self.send_response(416)
+            self.send_header("Content-Range", "bytes */%d" % size)
+            self.send_header("Content-Length", "0")
+            self.send_header("ETag", etag)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.record(416, start)
+            return
+        body = data[start:]
+        shown = start
+        if partial and num("badstart") is not None and active:
+            shown = max(0, start - num("badstart"))
+            body = data[shown:]
+        if num("flip") is not None and active:
+            off = num("flip") - shown
+            if 0 <= off < len(body):
+                b = bytearray(body)
+                b[off] ^= 0xFF
+                body = bytes(b)
+        self.send_response(206 if partial else 200)
+        self.send_header("ETag", etag)
+        self.send_header("Accept-Ranges", "bytes")
+        if partial:
+            self.send_header("Content-Range", "bytes %d-%d/%d" %
+                             (shown, size - 1, size))
+        if "nolength" not in q:
+            self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.record(206 if partial else 200, shown)
+        limit = len(body)
+        if num("drop") is not None and active:
+            limit = min(limit, num("drop"))
+        if "change" in q and n == 0:
+            limit = min(limit, num("change"))
+        stall = num("stall") if active else None
+        if stall is not None:
+            limit = min(limit, stall)
+        try:
+            for i in range(0, limit, 65536):
+                self.wfile.write(body[i:min(limit, i + 65536)])
+            self.wfile.flush()
+            if stall is not None:
+                # Nothing more until the client gives up and closes.
+                self.rfile.read(1)
+        except (BrokenPipeError, ConnectionResetError, ValueError):
+            pass
+        self.close_connection = True
+
+
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+
+srv = Server(("127.0.0.1", 0), Handler)
+with open(portfile + ".tmp", "w") as f:
+    f.write("%d\n" % srv.server_address[1])
+os.rename(portfile + ".tmp", portfile)
+srv.serve_forever()
