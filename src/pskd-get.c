@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -1484,6 +1485,39 @@ plan_one(const char *url)
 	j->name = name;
 }
 
+/*
+ * Temporaries a killed run left (".NAME.tmp.PID" of the manifest, its lock
+ * and checkpoints): ours to remove, since we hold the folder's lock.
+ */
+static void
+remove_stale(int dirfd)
+{
+	struct dirent *e;
+	const char *t;
+	DIR *dp;
+	size_t n;
+	int fd;
+
+	if ((fd = dup(dirfd)) == -1 || (dp = fdopendir(fd)) == NULL)
+		return;
+	while ((e = readdir(dp)) != NULL) {
+		if (e->d_name[0] != '.' || (t = strstr(e->d_name, ".tmp.")) ==
+		    NULL || t[5] < '0' || t[5] > '9' ||
+		    t[5 + strspn(t + 5, "0123456789")] != '\0')
+			continue;
+		n = (size_t)(t - e->d_name);
+		if ((n == 1 + strlen(PSKD_MANIFEST) &&
+		    strncmp(e->d_name + 1, PSKD_MANIFEST, n - 1) == 0) ||
+		    (n == 1 + strlen(PSKD_MANIFEST_LOCK) &&
+		    strncmp(e->d_name + 1, PSKD_MANIFEST_LOCK, n - 1) == 0) ||
+		    (n > strlen(PSKD_CHECKPOINT) && strncmp(t -
+		    strlen(PSKD_CHECKPOINT), PSKD_CHECKPOINT,
+		    strlen(PSKD_CHECKPOINT)) == 0))
+			(void)unlinkat(dirfd, e->d_name, 0);
+	}
+	closedir(dp);
+}
+
 static int
 run(void)
 {
@@ -1500,6 +1534,7 @@ run(void)
 		if (flock(fd, LOCK_EX | LOCK_NB) == -1)
 			pskd_errx(PSKD_EXIT_DATA, "%s: another pskd-get is "
 			    "working in this folder", opt.dir);
+		remove_stale(fd);
 	}
 	for (i = 0; i < njobs; i++) {
 		struct job *j = &jobs[i];
