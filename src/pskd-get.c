@@ -274,7 +274,7 @@ read_list(const char *path)
 {
 	struct pskd_reader r;
 	const unsigned char *line;
-	char *copy, *f[4], *save, *end;
+	char *copy, *f[4], *save, *end, *tok;
 	size_t len, nf;
 	struct job *j;
 	int rc;
@@ -287,9 +287,10 @@ read_list(const char *path)
 			    r.name, (unsigned long long)r.lineno);
 		copy = pskd_xstrndup((const char *)line, len);
 		nf = 0;
-		for (f[0] = strtok_r(copy, " \t\r", &save); f[nf] != NULL &&
-		    nf < 4; f[nf] = strtok_r(NULL, " \t\r", &save))
-			nf++;
+		for (tok = strtok_r(copy, " \t\r", &save); tok != NULL;
+		    tok = strtok_r(NULL, " \t\r", &save))
+			if (nf < 4)
+				f[nf++] = tok;
 		if (nf == 0 || f[0][0] == '#') {
 			free(copy);
 			continue;
@@ -1254,6 +1255,11 @@ fetch(struct job *j)
 				    "says %s%s", hex, j->want_sha,
 				    x.fd == -1 ? "" : " (after a full "
 				    "restart)"));
+				/* Known bad bytes: nothing to resume. */
+				if (x.fd != -1) {
+					(void)unlink(x.ckpt);
+					(void)unlink(x.part);
+				}
 				goto fail;
 			}
 			if (r == -2)

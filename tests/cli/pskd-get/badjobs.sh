@@ -1,0 +1,1 @@
+pskd-get -j 0 urls.txt

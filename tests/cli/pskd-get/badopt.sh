@@ -1,0 +1,1 @@
+pskd-get -x urls.txt

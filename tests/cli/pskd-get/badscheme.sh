@@ -1,0 +1,1 @@
+pskd-get -u ftp://example.org/x

@@ -1,0 +1,1 @@
+pskd-get -q -d out nothere.txt

@@ -1,0 +1,1 @@
+pskd-get --verify -d nowhere

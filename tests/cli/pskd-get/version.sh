@@ -1,0 +1,1 @@
+pskd-get --version
