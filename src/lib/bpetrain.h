@@ -28,6 +28,12 @@ struct pskd_special {
  */
 size_t	pskd_special_load(const char *vocab, struct pskd_special **sp);
 void	pskd_special_free(struct pskd_special *sp, size_t n);
+/*
+ * The same from the text of such a file, p[0..n): 0, or -1 with
+ * "LINE: message" in err.
+ */
+int	pskd_special_parse(const unsigned char *p, size_t n,
+	    struct pskd_special **sp, size_t *nsp, char *err, size_t errsize);
 /* 1 if text[0..n) may be a special token: UTF-8, not empty, no white space. */
 int	pskd_special_valid(const unsigned char *text, size_t n);
 

@@ -3,6 +3,7 @@
  * vocabulary: which ranks of VOCAB are special tokens.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,57 +23,87 @@ pskd_special_valid(const unsigned char *text, size_t n)
 	return 1;
 }
 
-static _Noreturn void
-bad(const char *name, uint64_t line, const char *what)
-{
-	pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", name,
-	    (unsigned long long)line, what);
-}
-
-/* "TOKEN RANK": the token and its rank, or a message. */
-static void
-parse_line(const char *name, uint64_t lineno, const unsigned char *p,
-    size_t n, struct pskd_special *s)
+/* One "TOKEN RANK" line into s; NULL, or what is wrong with it. */
+static const char *
+parse_line(const unsigned char *p, size_t n, struct pskd_special *s)
 {
 	const unsigned char *sp = memchr(p, ' ', n);
 	uint64_t rank = 0;
 	size_t i;
 
 	if (sp == NULL)
-		bad(name, lineno, "expected \"TOKEN RANK\"");
+		return "expected \"TOKEN RANK\"";
 	if (!pskd_special_valid(p, (size_t)(sp - p)))
-		bad(name, lineno, "a special token is UTF-8 text without "
-		    "white space");
+		return "a special token is UTF-8 text without white space";
 	i = (size_t)(sp - p) + 1;
 	if (i == n)
-		bad(name, lineno, "missing rank");
+		return "missing rank";
 	for (; i < n; i++) {
 		if (p[i] < '0' || p[i] > '9' || rank > UINT32_MAX)
-			bad(name, lineno, "rank is not a number below 2^32");
+			return "rank is not a number below 2^32";
 		rank = rank * 10 + (uint64_t)(p[i] - '0');
 	}
 	if (rank > UINT32_MAX)
-		bad(name, lineno, "rank is not a number below 2^32");
+		return "rank is not a number below 2^32";
 	s->len = (size_t)(sp - p);
 	s->text = pskd_xstrndup((const char *)p, s->len);
 	s->rank = (uint32_t)rank;
+	return NULL;
+}
+
+int
+pskd_special_parse(const unsigned char *p, size_t n, struct pskd_special **sp,
+    size_t *nsp, char *err, size_t errsize)
+{
+	struct pskd_special *s = NULL;
+	const unsigned char *nl;
+	const char *why = NULL;
+	size_t k = 0, i, len;
+	uint64_t line = 0;
+
+	while (n > 0 && why == NULL) {
+		line++;
+		nl = memchr(p, '\n', n);
+		len = nl ? (size_t)(nl - p) : n;
+		s = pskd_xreallocarray(s, k + 1, sizeof(*s));
+		if ((why = parse_line(p, len, &s[k])) != NULL)
+			break;
+		for (i = 0; i < k && why == NULL; i++) {
+			if (s[i].rank == s[k].rank)
+				why = "rank given twice";
+			else if (strcmp(s[i].text, s[k].text) == 0)
+				why = "token given twice";
+		}
+		k++;
+		p += len + (nl != NULL);
+		n -= len + (nl != NULL);
+	}
+	if (why != NULL) {
+		snprintf(err, errsize, "%llu: %s", (unsigned long long)line,
+		    why);
+		pskd_special_free(s, k);
+		*sp = NULL;
+		*nsp = 0;
+		return -1;
+	}
+	*sp = s;
+	*nsp = k;
+	return 0;
 }
 
 size_t
 pskd_special_load(const char *vocab, struct pskd_special **sp)
 {
 	struct pskd_reader r;
-	struct pskd_special *s = NULL;
-	const unsigned char *line;
-	size_t n = 0, i, len;
-	char *path;
-	int rc;
+	struct pskd_buf b = { NULL, 0, 0 };
+	char err[256], *path;
+	size_t n;
+	ssize_t got;
 
 	*sp = NULL;
-	len = strlen(vocab) + sizeof(".special");
-	path = pskd_xmalloc(len);
-	memcpy(path, vocab, strlen(vocab));
-	memcpy(path + strlen(vocab), ".special", sizeof(".special"));
+	n = strlen(vocab) + sizeof(".special");
+	path = pskd_xmalloc(n);
+	snprintf(path, n, "%s.special", vocab);
 	if (pskd_reader_open(&r, path) == -1) {
 		if (errno == ENOENT) {
 			free(path);
@@ -80,22 +111,17 @@ pskd_special_load(const char *vocab, struct pskd_special **sp)
 		}
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
 	}
-	while ((rc = pskd_reader_line(&r, &line, &len)) == 1) {
-		s = pskd_xreallocarray(s, n + 1, sizeof(*s));
-		parse_line(path, r.lineno, line, len, &s[n]);
-		for (i = 0; i < n; i++) {
-			if (s[i].rank == s[n].rank)
-				bad(path, r.lineno, "rank given twice");
-			if (strcmp(s[i].text, s[n].text) == 0)
-				bad(path, r.lineno, "token given twice");
-		}
-		n++;
-	}
-	if (rc == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	do {
+		pskd_buf_reserve(&b, PSKD_BUFSIZE);
+		if ((got = pskd_reader_read(&r, b.p + b.len, PSKD_BUFSIZE)) < 0)
+			pskd_err(PSKD_EXIT_DATA, "%s", path);
+		b.len += (size_t)got;
+	} while (got > 0);
 	pskd_reader_close(&r);
+	if (pskd_special_parse(b.p, b.len, sp, &n, err, sizeof(err)) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s:%s", path, err);
+	pskd_buf_free(&b);
 	free(path);
-	*sp = s;
 	return n;
 }
 

@@ -1,0 +1,109 @@
+/*
+ * fuzz-train.c - the parts of pskd-tok --train that read untrusted bytes.
+ * The first byte picks what the rest is:
+ *   even: a VOCAB.special file; what parses must print back the same;
+ *   odd:  a document, pre-tokenized by the pattern (byte >> 1) % 3, from
+ *         which up to 64 merges are learned; every learned token must be
+ *         new, two bytes or more, and made of two earlier tokens.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pskd.h"
+#include "bpetrain.h"
+#include "pretok.h"
+#include "trainbpe.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static void
+special(const uint8_t *p, size_t n)
+{
+	struct pskd_special *sp, *sp2;
+	struct pskd_buf b = { NULL, 0, 0 };
+	char err[256], num[16];
+	size_t k, k2, i;
+
+	if (pskd_special_parse(p, n, &sp, &k, err, sizeof(err)) == -1) {
+		if (sp != NULL || k != 0 || err[0] < '1' || err[0] > '9')
+			abort();
+		return;
+	}
+	for (i = 0; i < k; i++) {
+		if (!pskd_special_valid((const unsigned char *)sp[i].text,
+		    sp[i].len))
+			abort();
+		pskd_buf_add(&b, sp[i].text, sp[i].len);
+		snprintf(num, sizeof(num), " %u\n", (unsigned)sp[i].rank);
+		pskd_buf_add(&b, num, strlen(num));
+	}
+	if (pskd_special_parse(b.p, b.len, &sp2, &k2, err, sizeof(err)) != 0 ||
+	    k2 != k)
+		abort();
+	for (i = 0; i < k; i++)
+		if (sp2[i].rank != sp[i].rank || strcmp(sp2[i].text,
+		    sp[i].text) != 0)
+			abort();
+	pskd_special_free(sp, k);
+	pskd_special_free(sp2, k2);
+	pskd_buf_free(&b);
+}
+
+static void
+train(int pattern, const uint8_t *p, size_t n)
+{
+	struct pskd_wordcount *wc;
+	struct pskd_bpe_vocab v;
+	size_t pos = 0, end, r, q, len;
+
+	if (pskd_utf8_check(p, n) != n)
+		return;
+	wc = pskd_wordcount_new();
+	while (pos < n) {
+		end = pskd_pretok_next(pattern, p, n, pos);
+		if (end <= pos || end > n)
+			abort();
+		pskd_wordcount_add(wc, p + pos, end - pos);
+		pos = end;
+	}
+	pskd_bpe_learn(wc, 256 + 64, 1, &v, NULL);
+	for (r = 256; r < v.ntokens; r++) {
+		len = v.off[r + 1] - v.off[r];
+		if (len < 2 || pskd_bpe_vocab_find(&v, v.bytes + v.off[r],
+		    len) != (long long)r)
+			abort();
+		/* Some split of it is two earlier tokens. */
+		for (q = 1; q < len; q++) {
+			long long a = pskd_bpe_vocab_find(&v, v.bytes + v.off[r],
+			    q);
+			long long b = pskd_bpe_vocab_find(&v,
+			    v.bytes + v.off[r] + q, len - q);
+
+			if (a >= 0 && a < (long long)r && b >= 0 &&
+			    b < (long long)r)
+				break;
+		}
+		if (q == len)
+			abort();
+	}
+	pskd_bpe_vocab_free(&v);
+	pskd_wordcount_free(wc);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const int pattern[3] = {
+		PSKD_PAT_R50K, PSKD_PAT_CL100K, PSKD_PAT_O200K
+	};
+
+	if (size == 0)
+		return 0;
+	if (data[0] % 2 == 0)
+		special(data + 1, size - 1);
+	else
+		train(pattern[(data[0] >> 1) % 3], data + 1, size - 1);
+	return 0;
+}
