@@ -275,8 +275,8 @@ parse_shard(struct pskd_shard *s, const unsigned char *p, size_t n,
 	 * come first, as this file writes them.
 	 */
 	shard_head(s, &again);
-	if (again.len < n && memcmp(again.p, p, again.len) == 0 &&
-	    p[n - 1] == '}')
+	if (again.len + 3 < n && memcmp(again.p, p, again.len) == 0 &&
+	    p[again.len] == ',' && p[again.len + 1] == ' ' && p[n - 1] == '}')
 		pskd_buf_add(&s->extra, p + again.len, n - 1 - again.len);
 	else if (again.len + 1 != n || memcmp(again.p, p, again.len) != 0) {
 		snprintf(err, errsize, "shard not in the canonical form");
