@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pskd.h"
 #include "bpetrain.h"
@@ -406,6 +407,7 @@ pskd_tok_train_main(int argc, char **argv)
 	struct pskd_outfile of, ofs;
 	struct pskd_writer w, ws;
 	struct pskd_bpe_vocab v;
+	struct stat st;
 	const char *outname = "<stdout>";
 	char *spath = NULL;
 	long long dup;
@@ -418,12 +420,15 @@ pskd_tok_train_main(int argc, char **argv)
 	argv += optind;
 	if (opt.output != NULL) {
 		outname = opt.output;
-		i = strlen(opt.output) + sizeof(".special");
-		spath = pskd_xmalloc(i);
-		snprintf(spath, i, "%s.special", opt.output);
+		/* A device or a FIFO gets the ranks alone, like stdout. */
+		if (stat(opt.output, &st) == -1 || S_ISREG(st.st_mode)) {
+			i = strlen(opt.output) + sizeof(".special");
+			spath = pskd_xmalloc(i);
+			snprintf(spath, i, "%s.special", opt.output);
+		}
 		if (pskd_outfile_open(&of, opt.output) == -1)
 			pskd_err(PSKD_EXIT_DATA, "%s", opt.output);
-		if (pskd_outfile_open(&ofs, spath) == -1)
+		if (spath != NULL && pskd_outfile_open(&ofs, spath) == -1)
 			pskd_err(PSKD_EXIT_DATA, "%s", spath);
 		fd = of.fd;
 	}
@@ -461,6 +466,17 @@ pskd_tok_train_main(int argc, char **argv)
 	write_ranks(&w, &v);
 	if (opt.output == NULL) {
 		pskd_writer_finish(&w);
+		pskd_bpe_vocab_free(&v);
+		return 0;
+	}
+	if (spath == NULL) {
+		if (pskd_writer_flush(&w) == -1) {
+			errno = w.error;
+			pskd_err(PSKD_EXIT_DATA, "%s", outname);
+		}
+		free(w.buf);
+		if (pskd_outfile_commit(&of) == -1)
+			pskd_err(PSKD_EXIT_DATA, "%s", outname);
 		pskd_bpe_vocab_free(&v);
 		return 0;
 	}

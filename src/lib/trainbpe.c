@@ -339,6 +339,27 @@ tindex_put(struct learner *l, uint32_t r)
 	l->tslot[i] = r + 1;
 }
 
+/* Room for one more token (the arrays grow with the tokens, not with N). */
+static void
+token_room(struct learner *l)
+{
+	size_t r;
+
+	if (l->ntok + 1 >= l->capoff) {
+		l->capoff *= 2;
+		l->off = pskd_xreallocarray(l->off, l->capoff, sizeof(*l->off));
+		l->thash = pskd_xreallocarray(l->thash, l->capoff,
+		    sizeof(*l->thash));
+	}
+	if ((l->ntok + 1) * 2 > l->tmask) {
+		free(l->tslot);
+		l->tmask = l->tmask * 2 + 1;
+		l->tslot = pskd_xcalloc(l->tmask + 1, sizeof(*l->tslot));
+		for (r = 0; r < l->ntok; r++)
+			tindex_put(l, (uint32_t)r);
+	}
+}
+
 /* The rank of the token a + b, added when it is new. */
 static uint32_t
 token_join(struct learner *l, uint32_t a, uint32_t b, int *isnew)
@@ -362,6 +383,7 @@ token_join(struct learner *l, uint32_t a, uint32_t b, int *isnew)
 		}
 	}
 	*isnew = 1;
+	token_room(l);
 	l->tok.len += n;
 	r = l->ntok++;
 	l->off[l->ntok] = l->tok.len;
@@ -513,11 +535,10 @@ pskd_bpe_learn(const struct pskd_wordcount *wc, size_t ntokens,
 		ntokens = 256;
 	if (minfreq == 0)
 		minfreq = 1;
-	l.capoff = ntokens + 1;
+	l.capoff = 1024;
 	l.off = pskd_xreallocarray(NULL, l.capoff, sizeof(*l.off));
-	l.thash = pskd_xreallocarray(NULL, ntokens, sizeof(*l.thash));
-	for (l.tmask = 1023; l.tmask < ntokens * 2; l.tmask = l.tmask * 2 + 1)
-		;
+	l.thash = pskd_xreallocarray(NULL, l.capoff, sizeof(*l.thash));
+	l.tmask = 1023;
 	l.tslot = pskd_xcalloc(l.tmask + 1, sizeof(*l.tslot));
 	l.off[0] = 0;
 	for (i = 0; i < 256; i++) {
