@@ -401,36 +401,71 @@ parse_options(int argc, char **argv)
 		add_special("<|endoftext|>");
 }
 
+/* An output: a file written atomically, or standard output. */
+struct output {
+	const char	*name;		/* NULL: not written */
+	int		 file;
+	struct pskd_outfile of;
+	struct pskd_writer w;
+};
+
+static void
+out_open(struct output *o, const char *path)
+{
+	o->name = path ? path : "<stdout>";
+	o->file = path != NULL;
+	if (o->file && pskd_outfile_open(&o->of, path) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	pskd_writer_init(&o->w, o->file ? o->of.fd : 1, o->name);
+}
+
+static void
+out_flush(struct output *o)
+{
+	if (o->name != NULL && o->file && pskd_writer_flush(&o->w) == -1) {
+		errno = o->w.error;
+		pskd_err(PSKD_EXIT_DATA, "%s", o->name);
+	}
+}
+
+/* Rename a flushed file into place; finish standard output. */
+static void
+out_commit(struct output *o)
+{
+	if (o->name == NULL)
+		return;
+	if (!o->file) {
+		pskd_writer_finish(&o->w);
+		return;
+	}
+	free(o->w.buf);
+	if (pskd_outfile_commit(&o->of) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", o->name);
+}
+
 int
 pskd_tok_train_main(int argc, char **argv)
 {
-	struct pskd_outfile of, ofs;
-	struct pskd_writer w, ws;
+	struct output ranks, specials;
 	struct pskd_bpe_vocab v;
 	struct stat st;
-	const char *outname = "<stdout>";
 	char *spath = NULL;
 	long long dup;
 	size_t i;
-	int fd = 1;
 
 	pskd_setprogname(argv[0]);
 	parse_options(argc, argv);
 	argc -= optind;
 	argv += optind;
-	if (opt.output != NULL) {
-		outname = opt.output;
-		/* A device or a FIFO gets the ranks alone, like stdout. */
-		if (stat(opt.output, &st) == -1 || S_ISREG(st.st_mode)) {
-			i = strlen(opt.output) + sizeof(".special");
-			spath = pskd_xmalloc(i);
-			snprintf(spath, i, "%s.special", opt.output);
-		}
-		if (pskd_outfile_open(&of, opt.output) == -1)
-			pskd_err(PSKD_EXIT_DATA, "%s", opt.output);
-		if (spath != NULL && pskd_outfile_open(&ofs, spath) == -1)
-			pskd_err(PSKD_EXIT_DATA, "%s", spath);
-		fd = of.fd;
+	memset(&specials, 0, sizeof(specials));
+	out_open(&ranks, opt.output);
+	/* FILE.special beside a file; a device or a FIFO gets no companion. */
+	if (opt.output != NULL && (stat(opt.output, &st) == -1 ||
+	    S_ISREG(st.st_mode))) {
+		i = strlen(opt.output) + sizeof(".special");
+		spath = pskd_xmalloc(i);
+		snprintf(spath, i, "%s.special", opt.output);
+		out_open(&specials, spath);
 	}
 	show = pskd_progress_enabled();
 
@@ -462,40 +497,14 @@ pskd_tok_train_main(int argc, char **argv)
 			    "ordinary token (rank %lld)", opt.special[i], dup);
 	}
 
-	pskd_writer_init(&w, fd, outname);
-	write_ranks(&w, &v);
-	if (opt.output == NULL) {
-		pskd_writer_finish(&w);
-		pskd_bpe_vocab_free(&v);
-		return 0;
-	}
-	if (spath == NULL) {
-		if (pskd_writer_flush(&w) == -1) {
-			errno = w.error;
-			pskd_err(PSKD_EXIT_DATA, "%s", outname);
-		}
-		free(w.buf);
-		if (pskd_outfile_commit(&of) == -1)
-			pskd_err(PSKD_EXIT_DATA, "%s", outname);
-		pskd_bpe_vocab_free(&v);
-		return 0;
-	}
-	pskd_writer_init(&ws, ofs.fd, spath);
-	write_specials(&ws, &v);
-	if (pskd_writer_flush(&ws) == -1) {
-		errno = ws.error;
-		pskd_err(PSKD_EXIT_DATA, "%s", spath);
-	}
-	if (pskd_writer_flush(&w) == -1) {
-		errno = w.error;
-		pskd_err(PSKD_EXIT_DATA, "%s", outname);
-	}
-	free(ws.buf);
-	free(w.buf);
-	if (pskd_outfile_commit(&ofs) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", spath);
-	if (pskd_outfile_commit(&of) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", outname);
+	write_ranks(&ranks.w, &v);
+	if (specials.name != NULL)
+		write_specials(&specials.w, &v);
+	/* Both complete before either is renamed into place. */
+	out_flush(&ranks);
+	out_flush(&specials);
+	out_commit(&specials);
+	out_commit(&ranks);
 	free(spath);
 	pskd_bpe_vocab_free(&v);
 	return 0;
