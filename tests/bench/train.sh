@@ -34,11 +34,27 @@ echo "corpus: $bytes bytes, $(wc -l < "$corpus") lines"
 
 hf=$dir/train-hf.js
 cat > "$hf" <<'EOF'
+const fs = require('fs');
 const { Tokenizer, BPE, byteLevelPreTokenizer } = require('tokenizers');
 const t = new Tokenizer(BPE.empty());
 t.setPreTokenizer(byteLevelPreTokenizer(false, true));
 t.train([process.argv[2]]);
 console.error('HF vocabulary: ' + t.getVocabSize() + ' tokens');
+if (process.argv[3]) {
+  // gpt2's byte-to-character map, reversed: the tokens as bytes.
+  const bs = [], cs = [];
+  for (let b = 0; b < 256; b++)
+    if ((b >= 33 && b <= 126) || (b >= 161 && b <= 172) || b >= 174) {
+      bs.push(b); cs.push(b);
+    }
+  for (let b = 0, n = 0; b < 256; b++)
+    if (!bs.includes(b)) { bs.push(b); cs.push(256 + n++); }
+  const back = {};
+  bs.forEach((b, i) => { back[String.fromCodePoint(cs[i])] = b; });
+  const v = Object.entries(t.getVocab()).sort((a, b) => a[1] - b[1]);
+  fs.writeFileSync(process.argv[3], v.map(([tok]) => Buffer.from(
+    Array.from(tok).map(c => back[c])).toString('base64')).join('\n') + '\n');
+}
 EOF
 have_hf=1
 if ! command -v node > /dev/null ||
@@ -62,9 +78,10 @@ median() {	# column of a times file
 
 rm -f "$dir"/pskd.times "$dir"/hf.times
 for round in 1 2 3; do
-	measure pskd pskd-tok --train $N -E r50k_base -l -q "$corpus" || exit 1
+	measure pskd pskd-tok --train $N -E r50k_base -l -q \
+	    -o "$dir/train-pskd.tiktoken" "$corpus" || exit 1
 	[ $have_hf = 1 ] && { measure hf env RAYON_NUM_THREADS=1 node "$hf" \
-	    "$corpus" || exit 1; }
+	    "$corpus" "$dir/train-hf.vocab" || exit 1; }
 done
 pt=$(median "$dir/pskd.times" 1) pm=$(median "$dir/pskd.times" 2)
 echo "pskd-tok --train $N: $pt s, $((pm / 1024)) MiB peak RSS," \
@@ -76,6 +93,17 @@ if [ $have_hf = 1 ]; then
 	    awk '{ printf "%.3f", $1 / $2 }') (goal <= 0.333)"
 	echo "pskd-tok --train/HF BpeTrainer peak RSS: $(echo "$pm $hm" |
 	    awk '{ printf "%.3f", $1 / $2 }') (goal <= 1)"
+	# Not the same tie order (HF ranks the bytes in gpt2's character
+	# order), so only a measure of how close the two vocabularies are.
+	python3 - "$dir/train-pskd.tiktoken" "$dir/train-hf.vocab" <<'EOF'
+import base64, sys
+ours = [base64.b64decode(l.split()[0]) for l in open(sys.argv[1])][256:-1]
+hf = [base64.b64decode(l) for l in open(sys.argv[2]) if l.strip()]
+hf = [t for t in hf if len(t) > 1]
+k = next((i for i, (a, b) in enumerate(zip(ours, hf)) if a != b), len(ours))
+print("merges as HF's: the first %d of %d identical, %.1f%% the same tokens"
+      % (k, len(ours), 100.0 * len(set(ours) & set(hf)) / len(ours)))
+EOF
 fi
 # The issue's size, for the record (HF cannot be asked for it from node).
 /usr/bin/time -f '%e %M' -o "$dir/time.out" pskd-tok --train 32768 \
