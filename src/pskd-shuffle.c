@@ -229,7 +229,7 @@ main(int argc, char **argv)
 	nout = avail / per;
 	if (opt.batch)
 		rest = avail % per;
-	if (opt.take_set && opt.take < nout) {
+	if (opt.take_set && opt.take <= nout) {
 		nout = opt.take;
 		rest = 0;
 	}

@@ -1,0 +1,1 @@
+pskd-shuffle -x ten.psk.d

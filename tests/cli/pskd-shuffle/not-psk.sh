@@ -1,0 +1,2 @@
+echo hello > text
+pskd-shuffle text

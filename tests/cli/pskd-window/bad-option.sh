@@ -1,0 +1,1 @@
+pskd-window -x -t 3
