@@ -226,7 +226,7 @@ one_document(const struct pskd_frame *f)
 	nkept++;
 	verdict(f, "keep", UINT32_MAX, 0, k);
 	pskd_lsh_add(&ix, sketch, keys, f->id, f->idlen);
-	if (ix.dir != NULL && pskd_lsh_memory(&ix) > opt.mem &&
+	if (ix.dir != NULL && pskd_lsh_pending(&ix) > opt.mem &&
 	    pskd_lsh_save(&ix, err, sizeof(err)) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s", err);
 }

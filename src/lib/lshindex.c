@@ -383,6 +383,16 @@ pskd_lsh_memory(const struct pskd_lsh_index *ix)
 	return m;
 }
 
+size_t
+pskd_lsh_pending(const struct pskd_lsh_index *ix)
+{
+	size_t n = ix->ndocs - ix->nbase;
+
+	/* Each entry costs 8 bytes at a load of at most 3/4. */
+	return n * (ix->fp.k + 8 + (size_t)ix->b * 8 * 4 / 3) +
+	    ix->newids.len;
+}
+
 /* Cut dir/name to off bytes and append n bytes there; fsync. */
 static int
 append_at(struct pskd_lsh_index *ix, const char *name, uint64_t off,

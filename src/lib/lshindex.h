@@ -75,6 +75,8 @@ uint32_t pskd_lsh_add(struct pskd_lsh_index *ix, const unsigned char *sketch,
 	    const uint32_t *keys, const unsigned char *id, size_t idlen);
 /* Bytes of memory the in-memory part uses. */
 size_t	pskd_lsh_memory(const struct pskd_lsh_index *ix);
+/* Bytes the documents added since the last save need (for -m). */
+size_t	pskd_lsh_pending(const struct pskd_lsh_index *ix);
 /*
  * Write the in-memory documents to the directory, crash-safe: the manifest
  * is renamed into place last and names how many documents are valid.
