@@ -1,0 +1,8 @@
+# The EXAMPLES of pskd-lsh(1), verbatim.
+cp "$TESTDIR/docs.jsonl" docs.jsonl
+pskd-shingle docs.jsonl | pskd-minhash | pskd-lsh --verdicts v.tsv --dropped dropped.tsv > kept.jsonl
+cut -f 1-4 dropped.tsv
+head -3 docs.jsonl > shard1.jsonl
+tail -n +4 docs.jsonl > shard2.jsonl
+for s in shard1 shard2; do pskd-shingle $s.jsonl | pskd-minhash | pskd-lsh -q -i index > $s.kept; done
+cat shard1.kept shard2.kept | cmp - kept.jsonl && echo same as one run
