@@ -6,7 +6,6 @@
  * counted (memory grows with the distinct pre-tokens, not the input); the
  * merges are then learned from the counts (trainbpe.c).
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -88,13 +87,7 @@ fail_at(const struct pskd_reader *r, const char *fmt, ...)
 static void
 count_text(const unsigned char *s, size_t n)
 {
-	size_t pos = 0, end;
-
-	while (pos < n) {
-		end = pskd_pretok_next(opt.pattern, s, n, pos);
-		pskd_wordcount_add(wc, s + pos, end - pos);
-		pos = end;
-	}
+	pskd_wordcount_text(wc, opt.pattern, s, n, n);
 }
 
 static void
@@ -138,46 +131,12 @@ read_lines(struct pskd_reader *r)
 	pskd_buf_free(&f.value);
 }
 
-/* Unicode White_Space, the \s of the patterns. */
-static int
-is_space(uint32_t c)
-{
-	return (c >= 9 && c <= 13) || c == 32 || c == 0x85 || c == 0xa0 ||
-	    c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 ||
-	    c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
-}
-
-/*
- * The last place in p[0..n) where a newline is followed by a character
- * that is not white space (*look: its length), or 0.  Every pattern ends a
- * piece there, and the pieces before it depend on nothing after that
- * character: a document cut there into chunks pre-tokenizes like the whole.
- */
-static size_t
-find_cut(const unsigned char *p, size_t n, size_t *look)
-{
-	const unsigned char *nl;
-	size_t end = n - 1, i, k;
-	uint32_t c;
-
-	while (end > 0 && (nl = memrchr(p, '\n', end)) != NULL) {
-		i = (size_t)(nl - p) + 1;
-		k = pskd_utf8_decode(p + i, n - i, &c);
-		if (k > 0 && !is_space(c)) {
-			*look = k;
-			return i;
-		}
-		end = i - 1;
-	}
-	return 0;
-}
-
-/* -r: the whole file is one document, read in chunks cut by find_cut(). */
+/* -r: the whole file is one document, read in chunks: pskd_train_cut(). */
 static void
 read_raw(struct pskd_reader *r)
 {
 	const unsigned char *p, *q, *nl;
-	size_t want = PSKD_BUFSIZE, n, cut, look = 0, pos, end, off;
+	size_t want = PSKD_BUFSIZE, n, cut, look, pos, off;
 	uint64_t linestart = 0, base = 0;
 	ssize_t got;
 	int eof;
@@ -188,7 +147,8 @@ read_raw(struct pskd_reader *r)
 			pskd_err(PSKD_EXIT_DATA, "%s", r->name);
 		n = (size_t)got;
 		eof = n < want;
-		cut = eof ? n : find_cut(p, n, &look);
+		look = 0;
+		cut = eof ? n : pskd_train_cut(p, n, &look);
 		if ((off = pskd_utf8_check(p, cut)) != cut) {
 			for (q = p; (nl = memchr(q, '\n', (size_t)(p + off - q)))
 			    != NULL; q = nl + 1) {
@@ -199,13 +159,8 @@ read_raw(struct pskd_reader *r)
 			    (unsigned long long)(base + off - linestart));
 		}
 		/* The character after the cut is lookahead for the pieces. */
-		for (pos = 0; pos < cut; pos = end) {
-			end = pskd_pretok_next(opt.pattern, p,
-			    eof ? n : cut + look, pos);
-			if (end > cut)
-				break;
-			pskd_wordcount_add(wc, p + pos, end - pos);
-		}
+		pos = cut ? pskd_wordcount_text(wc, opt.pattern, p, cut + look,
+		    cut) : 0;
 		if (pos == 0 && !eof) {
 			want = n + PSKD_BUFSIZE;	/* no place to cut yet */
 			continue;

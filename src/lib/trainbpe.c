@@ -40,7 +40,7 @@ pskd_wordcount_new(void)
 {
 	struct pskd_wordcount *wc = pskd_xcalloc(1, sizeof(*wc));
 
-	wc->mask = (1u << 16) - 1;
+	wc->mask = (1u << 10) - 1;
 	wc->slot = pskd_xcalloc(wc->mask + 1, sizeof(*wc->slot));
 	return wc;
 }
@@ -89,6 +89,21 @@ pskd_wordcount_add(struct pskd_wordcount *wc, const unsigned char *s,
 	pskd_buf_add(&wc->bytes, s, n);
 	if (++wc->n * 2 > wc->mask)
 		wc_grow(wc);
+}
+
+uint64_t
+pskd_wordcount_get(const struct pskd_wordcount *wc, const unsigned char *s,
+    size_t n)
+{
+	uint64_t h = XXH3_64bits(s, n);
+	size_t i;
+
+	for (i = (size_t)h & wc->mask; wc->slot[i].count != 0;
+	    i = (i + 1) & wc->mask)
+		if (wc->slot[i].hash == h && wc->slot[i].len == n &&
+		    memcmp(wc->bytes.p + wc->slot[i].off, s, n) == 0)
+			return wc->slot[i].count;
+	return 0;
 }
 
 size_t
@@ -151,7 +166,7 @@ pair_slot(uint64_t key, size_t mask)
 static void
 pindex_grow(struct learner *l)
 {
-	size_t i, j, nmask = l->pmask ? l->pmask * 2 + 1 : (1u << 16) - 1;
+	size_t i, j, nmask = l->pmask ? l->pmask * 2 + 1 : (1u << 10) - 1;
 	uint64_t *nk = pskd_xcalloc(nmask + 1, sizeof(*nk));
 	uint32_t *nv = pskd_xcalloc(nmask + 1, sizeof(*nv));
 
@@ -186,7 +201,7 @@ pair_get(struct learner *l, uint32_t a, uint32_t b)
 	if (l->npair >= NONE - 1)
 		pskd_errx(PSKD_EXIT_DATA, "--train: too many distinct pairs");
 	if (l->npair == l->cappair) {
-		l->cappair = l->cappair ? l->cappair * 2 : 1u << 16;
+		l->cappair = l->cappair ? l->cappair * 2 : 1024;
 		l->pair = pskd_xreallocarray(l->pair, l->cappair,
 		    sizeof(*l->pair));
 		l->heap = pskd_xreallocarray(l->heap, l->cappair,

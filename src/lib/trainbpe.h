@@ -18,6 +18,24 @@ struct pskd_wordcount *pskd_wordcount_new(void);
 void	pskd_wordcount_add(struct pskd_wordcount *wc, const unsigned char *s,
 	    size_t n);
 size_t	pskd_wordcount_size(const struct pskd_wordcount *wc);
+/* How many times s[0..n) was added. */
+uint64_t pskd_wordcount_get(const struct pskd_wordcount *wc,
+	    const unsigned char *s, size_t n);
+/*
+ * Add the pre-tokens (under pattern) of p[0..n) that end at or before
+ * limit; the bytes after limit are lookahead.  Returns where the last one
+ * ended: limit, or less when a piece would cross it.  p[0..n) is UTF-8.
+ */
+size_t	pskd_wordcount_text(struct pskd_wordcount *wc, int pattern,
+	    const unsigned char *p, size_t n, size_t limit);
+/*
+ * Where text that goes on after p[0..n) may be cut so that the pieces
+ * before the cut are those of the whole text: the last line break followed
+ * by a character that is not white space.  Returns the offset after the
+ * line break, with *look the length of that character (the lookahead the
+ * pieces need), or 0 when there is no such place.
+ */
+size_t	pskd_train_cut(const unsigned char *p, size_t n, size_t *look);
 void	pskd_wordcount_free(struct pskd_wordcount *wc);
 
 /*

@@ -1,10 +1,13 @@
 /*
  * fuzz-train.c - the parts of pskd-tok --train that read untrusted bytes.
- * The first byte picks what the rest is:
- *   even: a VOCAB.special file; what parses must print back the same;
- *   odd:  a document, pre-tokenized by the pattern (byte >> 1) % 3, from
+ * The first byte b picks what the rest is:
+ *   b % 3 == 0: a VOCAB.special file; what parses must print back the same;
+ *   b % 3 == 1: a document, pre-tokenized by pattern (b / 3) % 3, from
  *         which up to 64 merges are learned; every learned token must be
- *         new, two bytes or more, and made of two earlier tokens.
+ *         new, two bytes or more, and made of two earlier tokens;
+ *   b % 3 == 2: a document read the way -r reads it, in chunks of a few
+ *         bytes (b / 9 % 16 + 1) cut by pskd_train_cut(): it must count the
+ *         same pre-tokens as the whole text.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -92,6 +95,50 @@ train(int pattern, const uint8_t *p, size_t n)
 	pskd_wordcount_free(wc);
 }
 
+static void
+chunks(int pattern, size_t step, const uint8_t *p, size_t n)
+{
+	struct pskd_wordcount *whole, *part;
+	size_t base = 0, want = step, avail, cut, look, pos, end;
+	int eof;
+
+	if (pskd_utf8_check(p, n) != n)
+		return;
+	whole = pskd_wordcount_new();
+	part = pskd_wordcount_new();
+	pskd_wordcount_text(whole, pattern, p, n, n);
+	for (;;) {
+		avail = n - base < want ? n - base : want;
+		eof = avail < want;
+		look = 0;
+		cut = eof ? avail : pskd_train_cut(p + base, avail, &look);
+		if (!eof && cut > 0 && (p[base + cut - 1] != '\n' ||
+		    cut + look > avail))
+			abort();
+		pos = cut ? pskd_wordcount_text(part, pattern, p + base,
+		    cut + look, cut) : 0;
+		if (pos == 0 && !eof) {
+			want = avail + step;
+			continue;
+		}
+		base += pos;
+		if (eof)
+			break;
+		want = step;
+	}
+	if (base != n ||
+	    pskd_wordcount_size(whole) != pskd_wordcount_size(part))
+		abort();
+	for (pos = 0; pos < n; pos = end) {
+		end = pskd_pretok_next(pattern, p, n, pos);
+		if (pskd_wordcount_get(whole, p + pos, end - pos) !=
+		    pskd_wordcount_get(part, p + pos, end - pos))
+			abort();
+	}
+	pskd_wordcount_free(whole);
+	pskd_wordcount_free(part);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -101,9 +148,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size == 0)
 		return 0;
-	if (data[0] % 2 == 0)
+	if (data[0] % 3 == 0)
 		special(data + 1, size - 1);
+	else if (data[0] % 3 == 1)
+		train(pattern[data[0] / 3 % 3], data + 1, size - 1);
 	else
-		train(pattern[(data[0] >> 1) % 3], data + 1, size - 1);
+		chunks(pattern[data[0] / 3 % 3], (size_t)(data[0] / 9 % 16 + 1),
+		    data + 1, size - 1);
 	return 0;
 }
