@@ -141,6 +141,57 @@ sort_u64(uint64_t *a, size_t n)
 	}
 }
 
+/*
+ * Sort hashes, which are uniform: a counting pass on the top bits into
+ * about n buckets leaves each element at most a few places from where it
+ * belongs, and an insertion pass finishes.  A skewed input (a bucket of
+ * more than 64) goes to the quicksort instead.
+ */
+static void
+sort_hashes(uint64_t *a, size_t n)
+{
+	static uint64_t *tmp;
+	static uint32_t *count;
+	static size_t cap;
+	size_t i, j, m, top;
+	unsigned bits = 0;
+	uint64_t t;
+
+	if (n < 64) {
+		sort_u64(a, n);
+		return;
+	}
+	while (((size_t)2 << bits) <= n)
+		bits++;
+	m = (size_t)1 << bits;
+	if (n > cap) {
+		cap = n + n / 2;
+		tmp = pskd_xreallocarray(tmp, cap, sizeof(*tmp));
+		count = pskd_xreallocarray(count, cap + 1, sizeof(*count));
+	}
+	memset(count, 0, (m + 1) * sizeof(*count));
+	for (i = 0; i < n; i++)
+		count[(a[i] >> (64 - bits)) + 1]++;
+	for (i = 1, top = 0; i <= m; i++) {
+		if (count[i] > top)
+			top = count[i];
+		count[i] += count[i - 1];
+	}
+	if (top > 64) {
+		sort_u64(a, n);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		tmp[count[a[i] >> (64 - bits)]++] = a[i];
+	for (i = 1; i < n; i++) {
+		t = tmp[i];
+		for (j = i; j > 0 && tmp[j - 1] > t; j--)
+			tmp[j] = tmp[j - 1];
+		tmp[j] = t;
+	}
+	memcpy(a, tmp, n * sizeof(*a));
+}
+
 static void
 need_pos(size_t n)
 {
@@ -163,9 +214,10 @@ shingles(const unsigned char *s, size_t len)
 	/* Boundaries: the start of every unit and one past the last byte. */
 	if (opt.unit == PSKD_UNIT_WORDS) {
 		pos[nb++] = 0;
-		for (i = 0; i < len; i++)
-			if (s[i] == ' ')
-				pos[nb++] = i + 1;
+		for (i = 0; i < len; i++) {	/* branch-free: spaces are random */
+			pos[nb] = i + 1;
+			nb += s[i] == ' ';
+		}
 	} else {
 		for (i = 0; i < len; i += cplen) {
 			pos[nb++] = i;
@@ -190,7 +242,7 @@ shingles(const unsigned char *s, size_t len)
 			b--;
 		hv[i] = XXH3_64bits_withSeed(s + a, b - a, SHINGLE_SEED);
 	}
-	sort_u64(hv, nh);
+	sort_hashes(hv, nh);
 	for (i = 1, nb = 1; i < nh; i++)
 		if (hv[i] != hv[nb - 1])
 			hv[nb++] = hv[i];

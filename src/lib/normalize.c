@@ -73,6 +73,31 @@ pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 	pskd_buf_reserve(out, n + 1);
 	while (i < n) {
 		c = s[i];
+		if (collapse && c < 0x80) {
+			/*
+			 * Branch-free over ASCII (word boundaries are random):
+			 * a separating space is written when a word starts
+			 * after a space, the byte itself unless it is a space.
+			 * Room: the buffer has at least the input left plus
+			 * the pending space.
+			 */
+			unsigned char *q = out->p;
+			size_t l = out->len;
+
+			do {
+				unsigned char m = nm->ascii[c];
+				int sp = m == SPACE;
+
+				q[l] = ' ';
+				l += (size_t)(pending & !sp & (l > start));
+				q[l] = m;
+				l += (size_t)!sp;
+				pending = sp;
+				i++;
+			} while (i < n && (c = s[i]) < 0x80);
+			out->len = l;
+			continue;
+		}
 		if (c < 0x80) {
 			i++;
 			c = nm->ascii[c];

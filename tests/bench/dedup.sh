@@ -1,0 +1,161 @@
+#!/bin/sh
+# dedup.sh - pskd-shingle, pskd-minhash (both families), pskd-lsh and the
+# three piped, on >= 100 MB of generated JSON Lines with planted
+# near-duplicates; against a plain Python/numpy implementation of the same
+# shingles and MinHash (tests/t/dedup-ref.py) on a slice; the index size
+# per document; and the accuracy of the two MinHash families.
+set -u
+top=${PSKD_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+d=${PSKD_BENCH_DIR:-/tmp/pskd-bench}/dedup
+mkdir -p "$d"
+cd "$d" || exit 1
+py=/usr/bin/python3
+
+if [ ! -s corpus.jsonl ]; then
+	echo "generating corpus.jsonl (about 110 MB)"
+	$py - <<'PY'
+import json, random
+r = random.Random(2026)
+letters = "etaoinshrdlcumwfgypbvkjxqz"
+def word():
+    n = min(12, max(1, int(r.expovariate(1 / 4.5)) + 1))
+    return "".join(r.choice(letters[:8] if i % 2 else letters) for i in range(n))
+vocab = [word() for _ in range(60000)]
+# Zipf-like choice: a few words very common, a long tail.
+weights = [1 / (i + 1) ** 1.05 for i in range(len(vocab))]
+import itertools, bisect
+cum = list(itertools.accumulate(weights))
+def pick(n):
+    return [vocab[bisect.bisect(cum, r.random() * cum[-1])] for _ in range(n)]
+docs, size, i = [], 0, 0
+with open("corpus.jsonl", "w") as f:
+    while size < 110_000_000:
+        if docs and r.random() < 0.12:
+            d = list(r.choice(docs))
+            for _ in range(r.randint(0, len(d) // 40 + 1)):
+                d[r.randrange(len(d))] = pick(1)[0]
+        else:
+            d = pick(r.randint(80, 1600))
+            s = " ".join(d).capitalize() + "."
+            d = s.split(" ")
+        docs.append(d)
+        if len(docs) > 3000:
+            docs.pop(r.randrange(len(docs)))
+        line = json.dumps({"id": "doc-%d" % i, "text": " ".join(d),
+                           "url": "https://example.org/%d" % i}) + "\n"
+        f.write(line)
+        size += len(line)
+        i += 1
+PY
+	head -c 5000000 corpus.jsonl | sed '$d' > slice.jsonl
+fi
+bytes=$(wc -c < corpus.jsonl)
+docs=$(wc -l < corpus.jsonl)
+sbytes=$(wc -c < slice.jsonl)
+sdocs=$(wc -l < slice.jsonl)
+echo "corpus: $bytes bytes, $docs documents; slice for the reference: $sbytes bytes"
+pskd-shingle corpus.jsonl > shingles
+pskd-minhash shingles > sigs
+pskd-minhash -a oph shingles > sigs-oph
+
+cat > ref-bench.py <<PY
+import json, sys, time
+sys.path.insert(0, "$top/tests/t")
+import importlib
+ref = importlib.import_module("dedup-ref")
+s = ref.seeds(128, 1)
+t = time.process_time()
+n = 0
+for line in open(sys.argv[1]):
+    x = ref.shingles(json.loads(line)["text"])
+    if len(x):
+        ref.classic(x, s)
+    n += 1
+print(time.process_time() - t)
+PY
+
+# CPU seconds (user + system) of a command, best of 3; the machine is
+# shared, so CPU time is steadier than wall time.
+cpu() {
+	best=
+	for i in 1 2 3; do
+		/usr/bin/time -f "%U %S" -o t.out sh -c "$1" > /dev/null 2>&1
+		s=$(awk '{ print $1 + $2 }' t.out)
+		best=$(echo "$s ${best:-$s}" | awk '{ print ($1 < $2) ? $1 : $2 }')
+	done
+	echo "$best"
+}
+wall() {
+	/usr/bin/time -f "%e" -o t.out sh -c "$1" > /dev/null 2>&1
+	cat t.out
+}
+rate() {	# label seconds bytes docs
+	awk -v l="$1" -v s="$2" -v b="$3" -v n="$4" 'BEGIN {
+	    if (s < 0.001) s = 0.001
+	    printf "%-34s %7.2f s  %8.1f MB/s  %9.0f docs/s\n", l, s,
+	        b / s / 1e6, n / s }'
+}
+
+echo "-- CPU time (user + system, best of 3), MB/s of JSON Lines input"
+t1=$(cpu "pskd-shingle corpus.jsonl"); rate "pskd-shingle" "$t1" "$bytes" "$docs"
+t2=$(cpu "pskd-minhash shingles"); rate "pskd-minhash (classic, AVX2)" "$t2" "$bytes" "$docs"
+t3=$(cpu "pskd-minhash --portable shingles"); rate "pskd-minhash (classic, portable)" "$t3" "$bytes" "$docs"
+t4=$(cpu "pskd-minhash -a oph shingles"); rate "pskd-minhash -a oph" "$t4" "$bytes" "$docs"
+t5=$(cpu "pskd-lsh -q sigs"); rate "pskd-lsh" "$t5" "$bytes" "$docs"
+t6=$(cpu "pskd-shingle corpus.jsonl | pskd-minhash | pskd-lsh -q")
+rate "shingle | minhash | lsh (sum)" "$t6" "$bytes" "$docs"
+t7=$(cpu "pskd-shingle corpus.jsonl | pskd-minhash -a oph | pskd-lsh -q")
+rate "shingle | minhash -a oph | lsh" "$t7" "$bytes" "$docs"
+w=$(wall "pskd-shingle corpus.jsonl | pskd-minhash | pskd-lsh -q")
+rate "the three piped, wall clock" "$w" "$bytes" "$docs"
+
+echo "-- against the Python/numpy reference (same shingles and MinHash), on the slice"
+tr=$($py ref-bench.py slice.jsonl)
+rate "numpy reference shingle+minhash" "$tr" "$sbytes" "$sdocs"
+tp=$(cpu "pskd-shingle slice.jsonl | pskd-minhash")
+rate "pskd-shingle | pskd-minhash" "$tp" "$sbytes" "$sdocs"
+awk -v a="$tr" -v b="$tp" 'BEGIN { if (b < 0.001) b = 0.001
+    printf "pskd/numpy-reference throughput: %.1f\n", a / b }'
+
+echo "-- index size"
+rm -rf index
+pskd-lsh -v -i index sigs 2> lsh.err > /dev/null
+cat lsh.err
+kept=$(sed -n 's/.*kept \([0-9]*\),.*/\1/p' lsh.err | head -1)
+disk=$(du -sb index | cut -f1)
+awk -v d="$disk" -v k="$kept" 'BEGIN { printf "index on disk: %d bytes, %.0f bytes per kept document\n", d, d / k }'
+/usr/bin/time -f "pskd-lsh peak RSS: %M KB" pskd-lsh -q sigs > /dev/null
+
+echo "-- accuracy of the two families (k = 128): estimate - exact J over pairs"
+$py - "$top" <<'PY'
+import json, math, random, subprocess, sys, os
+r = random.Random(3)
+V = ["".join(r.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(r.randint(3, 9))) for _ in range(30000)]
+def grams(w):
+    return {tuple(w[i:i + 5]) for i in range(len(w) - 4)}
+pairs = []
+lines = []
+for i in range(2000):
+    a = [r.choice(V) for _ in range(r.randint(60, 600))]
+    b = list(a)
+    for _ in range(r.randint(0, len(a) // 5)):
+        b[r.randrange(len(b))] = r.choice(V)
+    ga, gb = grams(a), grams(b)
+    pairs.append(len(ga & gb) / len(ga | gb))
+    lines.append(json.dumps({"text": " ".join(a)}))
+    lines.append(json.dumps({"text": " ".join(b)}))
+open("pairs.jsonl", "w").write("\n".join(lines) + "\n")
+sys.path.insert(0, os.path.join(sys.argv[1], "tests", "t"))
+import importlib
+ref = importlib.import_module("dedup-ref")
+for fam in ("classic", "oph"):
+    out = subprocess.run("pskd-shingle pairs.jsonl | pskd-minhash -a " + fam,
+                         shell=True, stdout=subprocess.PIPE, check=True).stdout
+    _, fr = ref.read_frames(out)
+    err = [((fr[2 * i][2] == fr[2 * i + 1][2]).mean() - j) for i, j in enumerate(pairs)]
+    rmse = math.sqrt(sum(e * e for e in err) / len(err))
+    bias = sum(err) / len(err)
+    print("%-8s rmse %.4f  bias %+.4f  (%d pairs, J %.2f..%.2f; theory at J=0.8: %.4f)"
+          % (fam, rmse, bias, len(err), min(pairs), max(pairs), math.sqrt(0.16 / 128)))
+PY
+rm -f t.out
