@@ -403,8 +403,7 @@ human(char *out, size_t n, double v)
 static void
 progress(struct job *j, double t0, uint64_t got0, int final)
 {
-	static double start;
-	char a[32], b[32], c[32], eta[32] = "";
+	char a[32], b[32], c[32], tot[32], of[64] = "", eta[32] = "";
 	double t = now(), rate;
 	uint64_t all = 0;
 	size_t i;
@@ -412,23 +411,25 @@ progress(struct job *j, double t0, uint64_t got0, int final)
 	if (!pskd_progress_enabled())
 		return;
 	pthread_mutex_lock(&mu);
-	if (start == 0)
-		start = t0;
 	for (i = 0; i < njobs; i++)
 		if (jobs[i].out.status == PSKD_SHARD_PENDING)
 			all += jobs[i].have;
 	all += done_bytes;
-	rate = t > t0 ? (double)(j->have - got0) / (t - t0) : 0;
+	rate = t > t0 && j->have > got0 ? (double)(j->have - got0) / (t - t0) :
+	    0;
 	human(a, sizeof(a), (double)j->have);
 	human(b, sizeof(b), rate);
 	human(c, sizeof(c), (double)all);
+	if (j->expected > 0) {
+		human(tot, sizeof(tot), (double)j->expected);
+		snprintf(of, sizeof(of), " of %s (%.0f%%)", tot,
+		    100.0 * (double)j->have / (double)j->expected);
+	}
 	if (j->expected > j->have && rate > 0)
 		snprintf(eta, sizeof(eta), ", ETA %.0f s",
 		    (double)(j->expected - j->have) / rate);
-	pskd_progress(final, "%s: %s%s%.0f%%, %s/s%s; %zu/%zu shards, %s",
-	    j->name, a, j->expected ? " " : "",
-	    j->expected ? 100.0 * (double)j->have / (double)j->expected : 0,
-	    b, eta, ndone, njobs, c);
+	pskd_progress(final, "%s: %s%s, %s/s%s; %zu/%zu shards done, %s "
+	    "in all", j->name, a, of, b, eta, ndone, njobs, c);
 	pthread_mutex_unlock(&mu);
 }
 
@@ -456,6 +457,8 @@ struct xfer {
 	double		 retry_after;	/* from the last response, or -1 */
 	char		*why;		/* the last fault, for messages */
 	uint64_t	 skip;		/* stream mode: bytes to drop */
+	char		 ref_sha[PSKD_SHA256_HEX];	/* of a whole shard */
+	uint64_t	 ref_size;	/* from an interrupted finish */
 };
 
 struct headers {
@@ -773,12 +776,15 @@ static int
 rewind_part(struct xfer *x)
 {
 	restart_state(x);
+	/* First vouch for nothing, then cut: a crash between is harmless. */
+	x->vouched = UINT64_MAX;	/* differs from have: write it */
+	if (checkpoint(x) == -1)
+		return -1;
 	if (ftruncate(x->fd, 0) == -1 || lseek(x->fd, 0, SEEK_SET) == -1) {
 		set_error(x->j, xasprintf("%s: %s", x->part, strerror(errno)));
 		return -1;
 	}
-	x->vouched = UINT64_MAX;	/* differs from have: write it */
-	return checkpoint(x);
+	return 0;
 }
 
 /* Store n body bytes: to the shard (or stdout) and the running hash. */
@@ -808,6 +814,7 @@ store(struct xfer *x, const unsigned char *p, size_t n)
 	pskd_sha256_update(&x->h, p, n);
 	x->have += n;
 	x->j->have = x->have;
+	x->j->expected = x->expected_known ? x->expected : 0;
 	return 0;
 }
 
@@ -1007,7 +1014,7 @@ open_part(struct xfer *x, int truncate_it)
  * is nothing to resume, -1 on an error.
  */
 static int
-resume_partial(struct xfer *x)
+resume_partial(struct xfer *x, const char *path)
 {
 	struct pskd_buf b = { NULL, 0, 0 };
 	struct pskd_checkpoint c;
@@ -1016,6 +1023,25 @@ resume_partial(struct xfer *x)
 	int r = 0;
 
 	if (pskd_file_slurp(x->ckpt, &b) == -1) {
+		pskd_buf_free(&b);
+		return 0;
+	}
+	if (access(x->part, F_OK) == -1 && errno == ENOENT &&
+	    access(path, F_OK) == 0) {
+		/*
+		 * A run stopped between renaming the shard into place and
+		 * removing its checkpoint: the shard is checked as complete.
+		 */
+		if (pskd_checkpoint_parse(&c, b.p, b.len, err,
+		    sizeof(err)) == 0) {
+			if (strcmp(c.url, x->j->url) == 0 && c.expected_known &&
+			    c.expected == c.verified) {
+				memcpy(x->ref_sha, c.sha256, sizeof(c.sha256));
+				x->ref_size = c.verified;
+			}
+			pskd_checkpoint_clear(&c);
+		}
+		(void)unlink(x->ckpt);
 		pskd_buf_free(&b);
 		return 0;
 	}
@@ -1060,8 +1086,7 @@ resume_partial(struct xfer *x)
 	c.etag = c.last_modified = NULL;
 	r = 1;
 out:
-	if (r != -1 || c.url != NULL)
-		pskd_checkpoint_clear(&c);
+	pskd_checkpoint_clear(&c);	/* parsed or zeroed by the parser */
 	pskd_buf_free(&b);
 	return r;
 }
@@ -1087,6 +1112,11 @@ check_complete(struct xfer *x, const char *path)
 	    strcmp(s->url, j->url) == 0 && s->sha256[0]) {
 		sha = s->sha256;
 		size = s->bytes;
+		size_known = 1;
+	}
+	if (sha == NULL && x->ref_sha[0]) {
+		sha = x->ref_sha;
+		size = x->ref_size;
 		size_known = 1;
 	}
 	if (j->want_sha[0]) {
@@ -1203,7 +1233,7 @@ fetch(struct job *j)
 	if (!opt.stream) {
 		x.part = xasprintf("%s%s", path, PSKD_PARTIAL);
 		x.ckpt = xasprintf("%s%s", path, PSKD_CHECKPOINT);
-		r = resume_partial(&x);
+		r = resume_partial(&x, path);
 		if (r == -1)
 			goto fail;
 		if (r == 0 && access(path, F_OK) == 0) {
