@@ -549,10 +549,20 @@ header_line(struct headers *hd, char *line)
 	} else if (strcasecmp(line, "location") == 0) {
 		hd->has_location = 1;
 	} else if (strcasecmp(line, "retry-after") == 0) {
+		struct tm tm;
 		uint64_t s;
+		time_t when;
 
+		memset(&tm, 0, sizeof(tm));
 		if (parse_u64(v, &s, &e) == 0 && *e == '\0')
 			hd->retry_after = s > 600 ? 600 : (double)s;
+		else if ((e = strptime(v, "%a, %d %b %Y %H:%M:%S GMT",
+		    &tm)) != NULL && *e == '\0') {
+			/* An HTTP-date: wait until then (at most 600 s). */
+			when = timegm(&tm) - time(NULL);
+			hd->retry_after = when < 0 ? 0 : when > 600 ? 600 :
+			    (double)when;
+		}
 	}
 }
 
@@ -1691,6 +1701,14 @@ main(int argc, char **argv)
 	if (opt.dir == NULL) {
 		opt.stream = url != NULL;
 		opt.dir = ".";
+	} else {
+		/* "shards/" names files "shards/x", not "shards//x". */
+		char *d = pskd_xstrdup(opt.dir);
+		size_t n = strlen(d);
+
+		while (n > 1 && d[n - 1] == '/')
+			d[--n] = '\0';
+		opt.dir = d;
 	}
 	if (do_verify)
 		return verify();
