@@ -27,9 +27,11 @@ import struct
 import numpy as np
 
 try:
+    if os.environ.get("PSKD_NO_TORCH"):     # numpy alone, a faster import
+        raise ImportError
     import torch
     from torch.utils.data import Sampler as _SamplerBase
-except ImportError:  # pragma: no cover - numpy-only installations
+except ImportError:
     torch = None
     _SamplerBase = object
 
@@ -400,17 +402,16 @@ _C2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 
-def _mix_into(z, out):
-    """splitmix64's finalizer on a uint64 array, into out."""
-    np.right_shift(z, _S30, out=out)
-    np.bitwise_xor(out, z, out=out)
-    np.multiply(out, _C1, out=out)
-    t = out >> _S27
-    np.bitwise_xor(out, t, out=out)
-    np.multiply(out, _C2, out=out)
-    np.right_shift(out, _S31, out=t)
-    np.bitwise_xor(out, t, out=out)
-    return out
+def _mix_inplace(z, u):
+    """splitmix64's finalizer on a uint64 array, in place; u is scratch."""
+    np.right_shift(z, _S30, out=u)
+    z ^= u
+    z *= _C1
+    np.right_shift(z, _S27, out=u)
+    z ^= u
+    z *= _C2
+    np.right_shift(z, _S31, out=u)
+    z ^= u
 
 
 class _Perm:
@@ -431,12 +432,14 @@ class _Perm:
     def feistel(self, x):
         l = x >> self.lo
         r = x & self.maskr
-        t = np.empty_like(x)
+        t, u = np.empty_like(x), np.empty_like(x)
         for i in range(0, ROUNDS, 2):
-            _mix_into(self.keys[i] ^ r, t)
+            np.bitwise_xor(r, self.keys[i], out=t)
+            _mix_inplace(t, u)
             t &= self.maskl
             l ^= t
-            _mix_into(self.keys[i + 1] ^ l, t)
+            np.bitwise_xor(l, self.keys[i + 1], out=t)
+            _mix_inplace(t, u)
             t &= self.maskr
             r ^= t
         l <<= self.lo
@@ -447,13 +450,19 @@ class _Perm:
         pos = np.asarray(pos, dtype=np.uint64)
         if self.n <= 1:
             return pos.copy()
+        out = np.empty_like(pos)
+        flat, res = pos.reshape(-1), out.reshape(-1)
+        n = np.uint64(self.n)
         with np.errstate(over="ignore"):
-            out = self.feistel(pos)
-            sel = np.flatnonzero(out >= np.uint64(self.n))
-            while sel.size:
-                v = self.feistel(out[sel])
-                out[sel] = v
-                sel = sel[v >= np.uint64(self.n)]
+            # Chunks that stay in the cache through the rounds.
+            for k in range(0, flat.size, 16384):
+                o = self.feistel(flat[k:k + 16384])
+                sel = np.flatnonzero(o >= n)
+                while sel.size:
+                    v = self.feistel(o[sel])
+                    o[sel] = v
+                    sel = sel[v >= n]
+                res[k:k + 16384] = o
         return out
 
 
