@@ -457,6 +457,7 @@ struct xfer {
 	double		 retry_after;	/* from the last response, or -1 */
 	char		*why;		/* the last fault, for messages */
 	uint64_t	 skip;		/* stream mode: bytes to drop */
+	char		 prefix_sha[PSKD_SHA256_HEX];	/* of the bytes out */
 	char		 ref_sha[PSKD_SHA256_HEX];	/* of a whole shard */
 	uint64_t	 ref_size;	/* from an interrupted finish */
 };
@@ -802,11 +803,23 @@ static int
 store(struct xfer *x, const unsigned char *p, size_t n)
 {
 	if (x->skip > 0) {
+		/* Bytes already written: hashed again, compared, not written. */
 		size_t k = x->skip < n ? (size_t)x->skip : n;
+		char hex[PSKD_SHA256_HEX];
 
+		pskd_sha256_update(&x->h, p, k);
+		x->have += k;
 		x->skip -= k;
 		p += k;
 		n -= k;
+		if (x->skip == 0) {
+			pskd_sha256_peek(&x->h, hex);
+			if (strcmp(hex, x->prefix_sha) != 0) {
+				set_error(x->j, pskd_xstrdup("the remote file "
+				    "changed during the transfer"));
+				return -1;
+			}
+		}
 	}
 	if (n == 0)
 		return 0;
@@ -860,6 +873,7 @@ judge(struct xfer *x, struct headers *hd)
 					return T_FAIL;
 				}
 				x->skip = from;
+				pskd_sha256_peek(&x->h, x->prefix_sha);
 				pskd_sha256_free(&x->h);
 				pskd_sha256_init(&x->h);
 				x->have = 0;

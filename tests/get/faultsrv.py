@@ -12,6 +12,7 @@
 #                          the first response, which drops after N bytes
 #   ?stall=N[&times=K]     send N bytes, then nothing until the client leaves
 #   ?nolength              no Content-Length (the body ends at close)
+#   ?noetag                no ETag
 #   ?redirect=PATH         302 to PATH (a full URL or a path)
 #
 # Faults with times=K apply to the first K requests of that URL only.
@@ -127,7 +128,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 b[off] ^= 0xFF
                 body = bytes(b)
         self.send_response(206 if partial else 200)
-        self.send_header("ETag", etag)
+        if "noetag" not in q:
+            self.send_header("ETag", etag)
         self.send_header("Accept-Ranges", "bytes")
         if partial:
             self.send_header("Content-Range", "bytes %d-%d/%d" %
