@@ -12,24 +12,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "pskd.h"
 #include "pretok.h"
 #include "bpe.h"
 
 #define SMALL		64	/* pieces up to this long: the plain scan */
-#define CACHE_BITS	16
-#define CACHE_KEY	30	/* longest piece cached */
-#define CACHE_IDS	8	/* most ids of a piece cached */
+#define CACHE_BITS	14	/* 16384 entries of 32 bytes: fits in L2 */
+#define CACHE_IDS	4	/* most ids of a piece cached */
 
+/* A piece of up to PSKD_RANK_SHORT bytes, by its inline key, and its ids. */
 struct cache_entry {
-	unsigned char	 len;		/* 0: empty */
-	unsigned char	 nids;
-	unsigned char	 key[CACHE_KEY];
+	uint64_t	 k0;
+	uint32_t	 k1;		/* 0: empty */
+	uint32_t	 nids;
 	uint32_t	 ids[CACHE_IDS];
+};
+
+/* Longer pieces, by their bytes. */
+#define LONG_BITS	13
+#define LONG_KEY	128
+#define LONG_IDS	32
+
+struct long_entry {
+	uint64_t	 h;
+	uint32_t	 len;		/* 0: empty */
+	uint32_t	 nids;
+	unsigned char	 key[LONG_KEY];
+	uint32_t	 ids[LONG_IDS];
 };
 
 struct pskd_bpe_cache {
 	struct cache_entry e[1u << CACHE_BITS];
+	struct long_entry l[1u << LONG_BITS];
 };
 
 void
@@ -49,16 +65,26 @@ pskd_ids_reserve(struct pskd_ids *ids, size_t extra)
 void
 pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern)
 {
+	unsigned i;
+	unsigned char b[2];
+
 	memset(e, 0, sizeof(*e));
 	e->ranks = r;
 	e->pattern = pattern;
 	e->cache = pskd_xcalloc(1, sizeof(*e->cache));
+	e->pair = pskd_xreallocarray(NULL, 65536, sizeof(*e->pair));
+	for (i = 0; i < 65536; i++) {
+		b[0] = (unsigned char)(i >> 8);
+		b[1] = (unsigned char)i;
+		e->pair[i] = pskd_ranks_find(r, b, 2);
+	}
 }
 
 void
 pskd_bpe_free(struct pskd_bpe *e)
 {
 	free(e->cache);
+	free(e->pair);
 	free(e->a);
 	free(e->b);
 	free(e->c);
@@ -95,9 +121,13 @@ scratch(struct pskd_bpe *e, size_t n)
 static inline uint32_t
 rank_of(const struct pskd_ranks *r, const unsigned char *p, size_t n)
 {
-	if (n > r->maxlen)
-		return PSKD_RANK_NONE;
-	return pskd_ranks_find(r, p, n);
+	uint64_t k0;
+	uint32_t k1;
+
+	if (n > PSKD_RANK_SHORT)
+		return pskd_ranks_find(r, p, n);
+	pskd_ranks_key(p, n, &k0, &k1);
+	return pskd_ranks_find_key(r, k0, k1, pskd_ranks_keyhash(k0, k1));
 }
 
 static uint32_t
@@ -125,7 +155,7 @@ merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	pos[n] = (uint32_t)n;
 	m = n;				/* parts */
 	for (i = 0; i + 1 < m; i++)
-		rk[i] = rank_of(r, p + i, 2);
+		rk[i] = e->pair[p[i] << 8 | p[i + 1]];
 	rk[m - 1] = PSKD_RANK_NONE;
 	for (;;) {
 		best = PSKD_RANK_NONE;
@@ -157,34 +187,53 @@ merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	return m;
 }
 
-/* The min-heap of (rank << 32 | position). */
+/*
+ * The min-heap of (rank << 32 | position), 4-ary: half the depth of a
+ * binary heap, and the four children of a node share a cache line.
+ */
 static void
-heap_push(uint64_t *h, size_t *n, uint64_t v)
+heap_up(uint64_t *h, size_t i, uint64_t v)
 {
-	size_t i = (*n)++, up;
+	size_t up;
 
-	while (i > 0 && h[up = (i - 1) / 2] > v) {
+	while (i > 0 && h[up = (i - 1) / 4] > v) {
 		h[i] = h[up];
 		i = up;
 	}
 	h[i] = v;
 }
 
+static void
+heap_down(uint64_t *h, size_t n, size_t i, uint64_t v)
+{
+	size_t c, k, best;
+
+	while ((c = 4 * i + 1) < n) {
+		best = c;
+		for (k = c + 1; k < c + 4 && k < n; k++)
+			if (h[k] < h[best])
+				best = k;
+		if (h[best] >= v)
+			break;
+		h[i] = h[best];
+		i = best;
+	}
+	h[i] = v;
+}
+
+static void
+heap_push(uint64_t *h, size_t *n, uint64_t v)
+{
+	heap_up(h, (*n)++, v);
+}
+
 static uint64_t
 heap_pop(uint64_t *h, size_t *n)
 {
-	uint64_t top = h[0], v = h[--*n];
-	size_t i = 0, c;
+	uint64_t top = h[0];
 
-	while ((c = 2 * i + 1) < *n) {
-		if (c + 1 < *n && h[c + 1] < h[c])
-			c++;
-		if (h[c] >= v)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = v;
+	if (--*n > 0)
+		heap_down(h, *n, 0, h[*n]);
 	return top;
 }
 
@@ -205,10 +254,14 @@ merge_heap(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	for (i = 0; i < n; i++) {
 		nx[i] = i + 1;
 		pv[i] = i - 1;
-		rk[i] = i + 1 < n ? rank_of(r, p + i, 2) : PSKD_RANK_NONE;
+		rk[i] = i + 1 < n ? e->pair[p[i] << 8 | p[i + 1]] :
+		    PSKD_RANK_NONE;
 		if (rk[i] != PSKD_RANK_NONE)
-			heap_push(h, &nh, (uint64_t)rk[i] << 32 | i);
+			h[nh++] = (uint64_t)rk[i] << 32 | i;
 	}
+	for (j = (uint32_t)(nh / 4 + 1); j-- > 0; )	/* heapify */
+		if (j < nh)
+			heap_down(h, nh, j, h[j]);
 	while (nh > 0) {
 		top = heap_pop(h, &nh);
 		i = (uint32_t)top;
@@ -240,54 +293,144 @@ merge_heap(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	return m;
 }
 
-size_t
-pskd_bpe_piece(struct pskd_bpe *e, const unsigned char *p, size_t n,
+static size_t
+merge(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
+{
+	scratch(e, n);
+	if (n <= SMALL)
+		return merge_small(e, p, n, out);
+	return merge_heap(e, p, n, out);
+}
+
+/* A piece too long for the inline key, not a token: merge or recall. */
+static size_t
+merge_long(struct pskd_bpe *e, const unsigned char *p, size_t n,
     uint32_t *out)
 {
-	uint64_t h = pskd_ranks_hash(p, n);
-	struct cache_entry *c;
-	uint32_t k;
+	struct long_entry *c;
+	uint64_t h;
 	size_t m;
 
-	if (n <= e->ranks->maxlen &&
-	    (k = pskd_ranks_findh(e->ranks, p, n, h)) != PSKD_RANK_NONE) {
-		out[0] = k;
-		return 1;
+	if (n > LONG_KEY)
+		return merge(e, p, n, out);
+	h = XXH3_64bits(p, n);
+	c = &e->cache->l[h >> (64 - LONG_BITS)];
+	if (c->h == h && c->len == n && memcmp(c->key, p, n) == 0) {
+		memcpy(out, c->ids, c->nids * sizeof(*out));
+		return c->nids;
 	}
-	if (n == 1) {
-		out[0] = byte_token(e->ranks, p[0]);
-		return 1;
-	}
-	c = NULL;
-	if (n <= CACHE_KEY) {
-		c = &e->cache->e[h >> (64 - CACHE_BITS)];
-		if (c->len == n && memcmp(c->key, p, n) == 0) {
-			memcpy(out, c->ids, c->nids * sizeof(*out));
-			return c->nids;
-		}
-	}
-	scratch(e, n);
-	m = n <= SMALL ? merge_small(e, p, n, out) : merge_heap(e, p, n, out);
-	if (c != NULL && m <= CACHE_IDS) {
-		c->len = (unsigned char)n;
-		c->nids = (unsigned char)m;
+	m = merge(e, p, n, out);
+	if (m <= LONG_IDS) {
+		c->h = h;
+		c->len = (uint32_t)n;
+		c->nids = (uint32_t)m;
 		memcpy(c->key, p, n);
 		memcpy(c->ids, out, m * sizeof(*out));
 	}
 	return m;
 }
 
+/* A short piece by its inline key: the cache, the ranks, or a merge. */
+static inline size_t
+piece_short(struct pskd_bpe *e, const unsigned char *p, size_t n,
+    uint64_t k0, uint32_t k1, uint64_t h, uint32_t *out)
+{
+	struct cache_entry *c;
+	uint32_t k;
+	size_t m;
+
+	c = &e->cache->e[h >> (64 - CACHE_BITS)];
+	if (c->k0 == k0 && c->k1 == k1) {
+		out[0] = c->ids[0];
+		if (c->nids > 1)
+			memcpy(out + 1, c->ids + 1,
+			    (c->nids - 1) * sizeof(*out));
+		return c->nids;
+	}
+	if ((k = pskd_ranks_find_key(e->ranks, k0, k1, h)) != PSKD_RANK_NONE) {
+		out[0] = k;
+		m = 1;
+	} else if (n == 1) {
+		out[0] = byte_token(e->ranks, p[0]);
+		m = 1;
+	} else
+		m = merge(e, p, n, out);
+	if (m <= CACHE_IDS) {
+		c->k0 = k0;
+		c->k1 = k1;
+		c->nids = (uint32_t)m;
+		memcpy(c->ids, out, m * sizeof(*out));
+	}
+	return m;
+}
+
+static size_t
+piece_long(struct pskd_bpe *e, const unsigned char *p, size_t n,
+    uint32_t *out)
+{
+	uint32_t k;
+
+	if ((k = pskd_ranks_find(e->ranks, p, n)) != PSKD_RANK_NONE) {
+		out[0] = k;
+		return 1;
+	}
+	return merge_long(e, p, n, out);
+}
+
+size_t
+pskd_bpe_piece(struct pskd_bpe *e, const unsigned char *p, size_t n,
+    uint32_t *out)
+{
+	uint64_t k0;
+	uint32_t k1;
+
+	if (n > PSKD_RANK_SHORT)
+		return piece_long(e, p, n, out);
+	pskd_ranks_key(p, n, &k0, &k1);
+	return piece_short(e, p, n, k0, k1, pskd_ranks_keyhash(k0, k1), out);
+}
+
+/*
+ * Pieces go in batches: cut BATCH of them, compute their keys and prefetch
+ * their cache entries and table slots, then encode them, so the memory
+ * latency of one piece overlaps the work on the others.
+ */
+#define BATCH	32
+
 void
 pskd_bpe_encode(struct pskd_bpe *e, const unsigned char *text, size_t len,
     struct pskd_ids *out)
 {
-	size_t pos = 0, end;
+	size_t pos = 0, start, at[BATCH + 1], nb, i, n;
+	uint64_t k0[BATCH], h[BATCH];
+	uint32_t k1[BATCH];
 
 	while (pos < len) {
-		end = pskd_pretok_next(e->pattern, text, len, pos);
-		pskd_ids_reserve(out, end - pos);
-		out->n += pskd_bpe_piece(e, text + pos, end - pos,
-		    out->v + out->n);
-		pos = end;
+		start = pos;
+		at[0] = pos;
+		for (nb = 0; nb < BATCH && pos < len; ) {
+			pos = pskd_pretok_next(e->pattern, text, len, pos);
+			n = pos - at[nb];
+			if (n <= PSKD_RANK_SHORT) {
+				pskd_ranks_key(text + at[nb], n, &k0[nb],
+				    &k1[nb]);
+				h[nb] = pskd_ranks_keyhash(k0[nb], k1[nb]);
+				__builtin_prefetch(&e->cache->e[h[nb] >>
+				    (64 - CACHE_BITS)]);
+				__builtin_prefetch(&e->ranks->slot[h[nb] &
+				    e->ranks->mask]);
+			}
+			at[++nb] = pos;
+		}
+		pskd_ids_reserve(out, pos - start);
+		for (i = 0; i < nb; i++) {
+			n = at[i + 1] - at[i];
+			if (n <= PSKD_RANK_SHORT)
+				out->n += piece_short(e, text + at[i], n, k0[i],
+				    k1[i], h[i], out->v + out->n);
+			else
+				out->n += piece_long(e, text + at[i], n,
+				    out->v + out->n);
+		}
 	}
 }

@@ -26,6 +26,7 @@ struct pskd_bpe {
 	const struct pskd_ranks *ranks;
 	int		 pattern;	/* PSKD_PAT_* */
 	struct pskd_bpe_cache *cache;	/* pieces seen before */
+	uint32_t	*pair;		/* rank of each two-byte string */
 	/* scratch of the merge */
 	uint32_t	*a, *b, *c;
 	uint64_t	*heap;

@@ -77,23 +77,40 @@ fail(char *err, size_t errsize, uint64_t line, const char *msg)
 	return -1;
 }
 
+/* The slot key of p[0..n) and its hash. */
+static uint64_t
+key_of(const unsigned char *p, size_t n, uint64_t *k0, uint32_t *k1)
+{
+	if (n <= PSKD_RANK_SHORT) {
+		pskd_ranks_key(p, n, k0, k1);
+		return pskd_ranks_keyhash(*k0, *k1);
+	}
+	*k0 = hash_bytes(p, n);
+	*k1 = 0xffu << 24;
+	return pskd_ranks_keyhash(*k0, *k1);
+}
+
 /* Insert rank; -1 if a token with the same bytes is there already. */
 static int
 insert(struct pskd_ranks *r, uint32_t rank)
 {
 	const unsigned char *p = r->bytes + r->off[rank];
 	size_t n = r->len[rank], i;
-	uint64_t h = hash_bytes(p, n), s;
+	struct pskd_rslot *s;
+	uint64_t k0;
+	uint32_t k1;
 
-	for (i = (size_t)h & r->mask;; i = (i + 1) & r->mask) {
-		s = r->slot[i];
-		if (s == 0)
+	for (i = key_of(p, n, &k0, &k1) & r->mask;; i = (i + 1) & r->mask) {
+		s = &r->slot[i];
+		if (s->k1 == 0)
 			break;
-		if (s >> 32 == h >> 32 && r->len[(uint32_t)s - 1] == n &&
-		    memcmp(r->bytes + r->off[(uint32_t)s - 1], p, n) == 0)
+		if (s->k0 == k0 && s->k1 == k1 && r->len[s->rank] == n &&
+		    memcmp(r->bytes + r->off[s->rank], p, n) == 0)
 			return -1;
 	}
-	r->slot[i] = (h >> 32) << 32 | ((uint64_t)rank + 1);
+	s->k0 = k0;
+	s->k1 = k1;
+	s->rank = rank;
 	return 0;
 }
 
@@ -156,7 +173,7 @@ pskd_ranks_parse(struct pskd_ranks *r, const unsigned char *p, size_t n,
 	r->len = pskd_xcalloc(r->n, sizeof(uint32_t));
 	for (size = 16; size < nt * 2; size *= 2)
 		;
-	r->slot = pskd_xcalloc(size, sizeof(uint64_t));
+	r->slot = pskd_xcalloc(size, sizeof(*r->slot));
 	r->mask = size - 1;
 	for (i = 0; i < nt; i++) {
 		if (r->len[rank[i]] != 0) {
@@ -238,34 +255,26 @@ pskd_ranks_free(struct pskd_ranks *r)
 	memset(r, 0, sizeof(*r));
 }
 
-uint64_t
-pskd_ranks_hash(const void *p, size_t n)
-{
-	return hash_bytes(p, n);
-}
-
 uint32_t
 pskd_ranks_find(const struct pskd_ranks *r, const void *p, size_t n)
 {
-	return pskd_ranks_findh(r, p, n, hash_bytes(p, n));
-}
-
-uint32_t
-pskd_ranks_findh(const struct pskd_ranks *r, const void *p, size_t n,
-    uint64_t h)
-{
-	uint64_t s;
+	const struct pskd_rslot *s;
+	uint64_t k0, h;
+	uint32_t k1;
 	size_t i;
-	uint32_t k;
 
-	for (i = (size_t)h & r->mask;; i = (i + 1) & r->mask) {
-		s = r->slot[i];
-		if (s == 0)
+	if (n == 0 || n > r->maxlen)
+		return PSKD_RANK_NONE;
+	h = key_of(p, n, &k0, &k1);
+	if (n <= PSKD_RANK_SHORT)
+		return pskd_ranks_find_key(r, k0, k1, h);
+	for (i = h & r->mask;; i = (i + 1) & r->mask) {
+		s = &r->slot[i];
+		if (s->k1 == 0)
 			return PSKD_RANK_NONE;
-		k = (uint32_t)s - 1;
-		if (s >> 32 == h >> 32 && r->len[k] == n &&
-		    memcmp(r->bytes + r->off[k], p, n) == 0)
-			return k;
+		if (s->k0 == k0 && s->k1 == k1 && r->len[s->rank] == n &&
+		    memcmp(r->bytes + r->off[s->rank], p, n) == 0)
+			return s->rank;
 	}
 }
 

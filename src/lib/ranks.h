@@ -3,18 +3,33 @@
  * token, "BASE64 RANK" (the token's bytes in standard base64 with padding,
  * one space, the rank in decimal), e.g. "IGhlbGxv 24748".  Ranks need not
  * be in order nor contiguous; tokens and ranks are unique; the rank is the
- * token id.
+ * token id.  Empty lines are skipped.
  */
 #ifndef PSKD_RANKS_H
 #define PSKD_RANKS_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "pskd.h"
 
 #define PSKD_RANK_NONE	UINT32_MAX
 #define PSKD_RANK_MAX	(1u << 24)	/* ranks above are refused */
+#define PSKD_RANK_SHORT	11		/* tokens kept inline in the table */
+
+/*
+ * The lookup table: open addressing, linear probing.  A token of up to
+ * PSKD_RANK_SHORT bytes is its own key (k0 its first 8 bytes, k1 the next
+ * 3 and its length in the top byte), so a lookup touches one slot; a
+ * longer one has k0 = its XXH3 hash, k1 = 0xff << 24, and is compared
+ * against the bytes.  k1 == 0: an empty slot.
+ */
+struct pskd_rslot {
+	uint64_t	 k0;
+	uint32_t	 k1;
+	uint32_t	 rank;
+};
 
 struct pskd_ranks {
 	uint32_t	 n;		/* one past the highest rank */
@@ -22,14 +37,15 @@ struct pskd_ranks {
 	unsigned char	*bytes;		/* every token's bytes, back to back */
 	uint32_t	*off;		/* rank -> offset into bytes */
 	uint32_t	*len;		/* rank -> length; 0: no such rank */
-	uint64_t	*slot;		/* hash table: hash << 32 | rank + 1 */
+	struct pskd_rslot *slot;
 	size_t		 mask;
 	size_t		 maxlen;	/* the longest token */
 };
 
 /*
  * Parse a whole ranks file from p[0..n).  On error returns -1 with
- * "LINE: message" in err (the caller adds the file name).
+ * "LINE: message" (or a message without a line) in err; the caller adds
+ * the file name.
  */
 int	pskd_ranks_parse(struct pskd_ranks *r, const unsigned char *p, size_t n,
 	    char *err, size_t errsize);
@@ -39,12 +55,80 @@ int	pskd_ranks_load(struct pskd_ranks *r, const char *path, char *err,
 void	pskd_ranks_free(struct pskd_ranks *r);
 /* The rank of the token with bytes p[0..n), or PSKD_RANK_NONE. */
 uint32_t pskd_ranks_find(const struct pskd_ranks *r, const void *p, size_t n);
-/* The same with h = pskd_ranks_hash(p, n) computed by the caller. */
-uint32_t pskd_ranks_findh(const struct pskd_ranks *r, const void *p, size_t n,
-	    uint64_t h);
-uint64_t pskd_ranks_hash(const void *p, size_t n);
 /* Append the line "BASE64 RANK\n" for a token to b (for writers). */
 void	pskd_ranks_line(struct pskd_buf *b, const void *p, size_t n,
 	    uint32_t rank);
+
+/* ---- inline: the short-key lookup the encoder's inner loop uses ----- */
+
+static inline uint64_t
+pskd_load64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);	/* little-endian hosts: the first byte lowest */
+	return v;
+}
+
+static inline uint32_t
+pskd_load32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* The inline key of p[0..n), 1 <= n <= PSKD_RANK_SHORT. */
+static inline void
+pskd_ranks_key(const unsigned char *p, size_t n, uint64_t *k0, uint32_t *k1)
+{
+	uint64_t lo;
+	uint32_t hi = 0;
+
+	if (n >= 8) {
+		lo = pskd_load64(p);
+		if (n > 8)
+			hi = p[8];
+		if (n > 9)
+			hi |= (uint32_t)p[9] << 8;
+		if (n > 10)
+			hi |= (uint32_t)p[10] << 16;
+	} else if (n >= 4) {
+		lo = pskd_load32(p) |
+		    (uint64_t)pskd_load32(p + n - 4) << ((n - 4) * 8);
+	} else {
+		lo = p[0] | (uint64_t)p[n >> 1] << ((n >> 1) * 8) |
+		    (uint64_t)p[n - 1] << ((n - 1) * 8);
+	}
+	*k0 = lo;
+	*k1 = hi | (uint32_t)n << 24;
+}
+
+static inline uint64_t
+pskd_ranks_keyhash(uint64_t k0, uint32_t k1)
+{
+	uint64_t h = (k0 ^ (uint64_t)k1 * 0x9e3779b97f4a7c15ULL) *
+	    0xff51afd7ed558ccdULL;
+
+	return h ^ h >> 29;
+}
+
+/* The rank of a short token by its inline key (h its keyhash). */
+static inline uint32_t
+pskd_ranks_find_key(const struct pskd_ranks *r, uint64_t k0, uint32_t k1,
+    uint64_t h)
+{
+	const struct pskd_rslot *s;
+	size_t i;
+
+	for (i = (size_t)h & r->mask;; i = (i + 1) & r->mask) {
+		s = &r->slot[i];
+		if (s->k0 == k0 && s->k1 == k1)
+			return s->rank;
+		if (s->k1 == 0)
+			return PSKD_RANK_NONE;
+	}
+}
 
 #endif
