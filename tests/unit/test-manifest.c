@@ -1,0 +1,132 @@
+/*
+ * test-manifest - src/lib/manifest.c and sha256.c: safe names, the exact
+ * bytes of a manifest, extra members kept and set, locks, checkpoints.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pskd.h"
+#include "manifest.h"
+#include "sha256.h"
+
+static int failed;
+
+static void
+check(int ok, const char *what)
+{
+	printf("%s - %s\n", ok ? "ok" : "not ok", what);
+	if (!ok)
+		failed = 1;
+}
+
+static int
+parse(struct pskd_manifest *m, const char *text)
+{
+	char err[256];
+	uint64_t line;
+
+	pskd_manifest_init(m);
+	return pskd_manifest_parse(m, (const unsigned char *)text,
+	    strlen(text), err, sizeof(err), &line);
+}
+
+int
+main(void)
+{
+	static const char one[] =
+	    "{\"version\": 1, \"shards\": [\n"
+	    "{\"url\": \"http://h/a.zst\", \"file\": \"a.zst\", \"bytes\": 3, "
+	    "\"sha256\": \"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\", "
+	    "\"etag\": \"\\\"x\\\"\", \"status\": \"complete\", \"documents\": 7}\n"
+	    "]}\n";
+	static const char *const bad[] = {
+		"{\"version\": 1, \"shards\": []}\n",
+		"{\"version\": 1, \"shards\": [\n]}",
+		"{\"version\": 2, \"shards\": [\n]}\n",
+		"{\"version\": 1, \"shards\": [\n]}\n\n",
+	};
+	struct pskd_manifest m;
+	struct pskd_buf b = { NULL, 0, 0 }, lock = { NULL, 0, 0 };
+	struct pskd_checkpoint c, d;
+	char hex[PSKD_SHA256_HEX], err[256];
+	size_t i;
+
+	pskd_sha256_hex("abc", 3, hex);
+	check(strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb"
+	    "410ff61f20015ad") == 0, "sha256(\"abc\") is the FIPS 180-2 value");
+
+	check(pskd_shard_name_ok("c4-00.json.zst") &&
+	    pskd_shard_name_ok("a+b_c") && !pskd_shard_name_ok("") &&
+	    !pskd_shard_name_ok(".hidden") && !pskd_shard_name_ok("a/b") &&
+	    !pskd_shard_name_ok("..") && !pskd_shard_name_ok("manifest.json") &&
+	    !pskd_shard_name_ok("manifest.json.lock") &&
+	    !pskd_shard_name_ok("x.partial") &&
+	    !pskd_shard_name_ok("x.partial.json") &&
+	    !pskd_shard_name_ok("a b"), "safe names");
+
+	check(parse(&m, one) == 0 && m.n == 1 && m.shards[0].bytes == 3 &&
+	    strcmp(m.shards[0].etag, "\"x\"") == 0 &&
+	    m.shards[0].status == PSKD_SHARD_COMPLETE,
+	    "a manifest with an extra member parses");
+	pskd_manifest_encode(&m, &b);
+	check(b.len == strlen(one) && memcmp(b.p, one, b.len) == 0,
+	    "it encodes back to the same bytes, extra member kept");
+	check(pskd_shard_set(&m.shards[0], "documents", "9") == 0 &&
+	    pskd_shard_set(&m.shards[0], "unique_documents", "5") == 0 &&
+	    pskd_shard_set(&m.shards[0], "sha256", "1") == -1 &&
+	    pskd_shard_set(&m.shards[0], "x", "nope") == -1,
+	    "pskd_shard_set: replace, add, refuse known keys and bad JSON");
+	b.len = 0;
+	pskd_manifest_encode(&m, &b);
+	pskd_buf_addc(&b, '\0');
+	check(strstr((char *)b.p, "\"status\": \"complete\", \"documents\": 9, "
+	    "\"unique_documents\": 5}\n") != NULL, "the members, in order");
+	pskd_manifest_free(&m);
+	check(parse(&m, (char *)b.p) == 0, "and it parses again");
+	pskd_manifest_free(&m);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		check(parse(&m, bad[i]) == -1, "a manifest out of layout is "
+		    "refused");
+		pskd_manifest_free(&m);
+	}
+
+	b.len = 0;
+	pskd_manifest_init(&m);
+	pskd_manifest_encode(&m, &b);
+	pskd_manifest_lock_encode(b.p, b.len, &lock);
+	pskd_buf_addc(&lock, '\0');
+	check(strncmp((char *)lock.p, "{\"manifest_sha256\": \"", 21) == 0 &&
+	    lock.len == 21 + 64 + 3 + 1, "a lock is one line");
+	pskd_sha256_hex(b.p, b.len, err);
+	check(pskd_manifest_lock_parse(lock.p, lock.len - 1, hex, err + 100,
+	    sizeof(err) - 100) == 0 && strncmp(hex, err, 64) == 0,
+	    "the lock holds the manifest's sha256");
+
+	memset(&c, 0, sizeof(c));
+	c.url = "file:///x";
+	c.verified = 5;
+	c.expected = 10;
+	c.expected_known = 1;
+	memcpy(c.sha256, hex, sizeof(hex));
+	c.etag = "\"e\"";
+	b.len = 0;
+	pskd_checkpoint_encode(&c, &b);
+	check(pskd_checkpoint_parse(&d, b.p, b.len, err, sizeof(err)) == 0 &&
+	    d.verified == 5 && d.expected == 10 && d.expected_known &&
+	    strcmp(d.etag, "\"e\"") == 0 && d.last_modified == NULL,
+	    "a checkpoint round trip");
+	pskd_checkpoint_clear(&d);
+	c.verified = 11;
+	b.len = 0;
+	pskd_checkpoint_encode(&c, &b);
+	check(pskd_checkpoint_parse(&d, b.p, b.len, err, sizeof(err)) == -1,
+	    "a checkpoint vouching for more than expected is refused");
+
+	pskd_manifest_free(&m);
+	pskd_buf_free(&b);
+	pskd_buf_free(&lock);
+	return failed;
+}
