@@ -240,7 +240,7 @@ load_bpe(void)
 	if (opt.vocab == NULL && enc == NULL)
 		enc = encoding_named("cl100k_base");
 	path = opt.vocab ? pskd_xstrdup(opt.vocab) : find_vocab(enc->name);
-	voc.name = path;
+	voc.name = opt.vocab ? path : enc->name;
 	if (pskd_ranks_load(&voc.ranks, path, err, sizeof(err)) == -1) {
 		if (err[0] >= '0' && err[0] <= '9')
 			pskd_errx(PSKD_EXIT_DATA, "%s:%s", path, err);

@@ -1,0 +1,1 @@
+pskd-tok -E char < /dev/null > /dev/null

@@ -1,0 +1,2 @@
+export PSKD_VOCAB_DIR="$PSKD_TOP/vocab"
+printf '15339\n100256\n' | pskd-pack -t 'idx[100277]' | pskd-tok -d

@@ -1,0 +1,2 @@
+export PSKD_VOCAB_DIR="$PSKD_TOP/vocab"
+printf 'hi\n' | pskd-tok -l -E r50k_base | pskd-tok -d -E cl100k_base

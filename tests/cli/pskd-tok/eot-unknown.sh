@@ -1,0 +1,2 @@
+export PSKD_VOCAB_DIR="$PSKD_TOP/vocab"
+printf 'a\n' | pskd-tok -l -E cl100k_base -e '<|nope|>' > /dev/null

@@ -1,0 +1,1 @@
+pskd-tok -E bogus < /dev/null > /dev/null

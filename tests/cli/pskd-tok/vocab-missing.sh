@@ -1,0 +1,1 @@
+pskd-tok -v missing.tiktoken < /dev/null > /dev/null
