@@ -11,6 +11,7 @@
 
 #include "pskd.h"
 #include "perm.h"
+#include "gather.h"
 
 static const char usage_text[] =
     "pskd-shuffle [-i] [-B batch] [-e epoch] [-n count] [-s seed]\n"
@@ -117,15 +118,19 @@ write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
 	struct pskd_type bt;
 	struct pskd_error perr;
 	struct pskd_sink out;
+	struct pskd_gather g;
 	uint64_t k, b, *idx;
 	size_t i, ss = (size_t)t->sample_size;
 	char *text, *list;
 
 	if (opt.batch == 0) {
 		pskd_sink_init(&out, 1, "<stdout>", t, nout);
-		for (k = 0; k < nout && !out.w.error; k++)
-			pskd_sink_sample(&out, pskd_file_sample(f,
-			    next_sample()), ss);
+		pskd_gather_init(&g, &out.w);
+		for (k = 0; k < nout && !out.w.error; k++) {
+			pskd_gather_add(&g, pskd_file_sample(f, next_sample()),
+			    ss);
+			out.count++;
+		}
 	} else {
 		text = pskd_type_format(t, "batch", opt.batch);
 		if (pskd_type_parse(&bt, text, strlen(text), &perr) == -1)
@@ -137,6 +142,7 @@ write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
 		free(list);
 		free(text);
 		pskd_sink_init(&out, 1, "<stdout>", &bt, nout);
+		pskd_gather_init(&g, &out.w);
 		idx = pskd_xreallocarray(NULL, (size_t)per, sizeof(*idx));
 		for (k = 0; k < nout && !out.w.error; k++) {
 			for (b = 0; b < per; b++)
@@ -144,7 +150,7 @@ write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
 			/* Leaf by leaf: the B inputs, then the B targets. */
 			for (i = 0; i < t->nleaves; i++)
 				for (b = 0; b < per; b++)
-					pskd_writer_write(&out.w,
+					pskd_gather_add(&g,
 					    pskd_file_sample(f, idx[b]) +
 					    t->leaves[i].offset,
 					    (size_t)t->leaves[i].size);
@@ -153,6 +159,8 @@ write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
 		free(idx);
 		pskd_type_free(&bt);
 	}
+	(void)pskd_gather_flush(&g);
+	pskd_gather_free(&g);
 	if (pskd_sink_finish(&out) == -1)
 		pskd_err(PSKD_EXIT_DATA, "<stdout>");
 	pskd_writer_finish(&out.w);

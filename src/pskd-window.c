@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pskd.h"
+#include "gather.h"
 
 static const char usage_text[] =
     "pskd-window [--single] [-s stride] -t length [file]";
@@ -134,6 +135,7 @@ static void
 cut(struct pskd_reader *r, struct pskd_sink *out, const struct pskd_leaf *tok,
     uint64_t count)
 {
+	struct pskd_gather g;
 	const unsigned w = tok->width;
 	const size_t win = (size_t)(opt.len + 1) * w, step = (size_t)opt.stride * w;
 	const size_t body = (size_t)opt.len * w, want = win + (4u << 20);
@@ -144,6 +146,8 @@ cut(struct pskd_reader *r, struct pskd_sink *out, const struct pskd_leaf *tok,
 	size_t pos, avail, checked = 0, skip = 0, bad;
 	ssize_t got;
 
+	/* Windows go from the reader's buffer to writev(2), uncopied. */
+	pskd_gather_init(&g, &out->w);
 	for (;;) {
 		got = pskd_reader_peek(r, want, &p);
 		if (got < 0)
@@ -177,10 +181,10 @@ cut(struct pskd_reader *r, struct pskd_sink *out, const struct pskd_leaf *tok,
 		for (; skip == 0 && avail - pos >= win && !out->w.error;
 		    pos += step) {
 			if (opt.single)
-				pskd_writer_write(&out->w, p + pos, win);
+				pskd_gather_add(&g, p + pos, win);
 			else {
-				pskd_writer_write(&out->w, p + pos, body);
-				pskd_writer_write(&out->w, p + pos + w, body);
+				pskd_gather_add(&g, p + pos, body);
+				pskd_gather_add(&g, p + pos + w, body);
 			}
 			out->count++;
 			if (step > avail - pos) {
@@ -189,8 +193,9 @@ cut(struct pskd_reader *r, struct pskd_sink *out, const struct pskd_leaf *tok,
 				break;
 			}
 		}
-		if (out->w.error)
-			return;
+		/* The next peek may move the buffer. */
+		if (pskd_gather_flush(&g) == -1)
+			break;
 		if ((size_t)got < want && avail - pos < win &&
 		    (r->eof || got == 0)) {
 			/* End of input: what is left is the short tail. */
@@ -205,6 +210,9 @@ cut(struct pskd_reader *r, struct pskd_sink *out, const struct pskd_leaf *tok,
 		seen += pos / w;
 		checked -= pos;
 	}
+	pskd_gather_free(&g);
+	if (out->w.error)
+		return;
 	if (count != PSKD_COUNT_STREAM && seen < count)
 		fail("E%d: truncated at sample %llu (%llu samples declared)",
 		    PSKD_E_TRUNC, (unsigned long long)seen,
