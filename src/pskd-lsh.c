@@ -14,10 +14,15 @@
 #include "pskd.h"
 #include "frame.h"
 #include "lshindex.h"
+#include "lshmr.h"
 
 static const char usage_text[] =
     "pskd-lsh [-qv] [-b B] [-r R] [-t T] [-i dir] [-m size]\n"
-    "                [--dropped file] [--verdicts file] [file ...]";
+    "                [--dropped file] [--verdicts file] [file ...]\n"
+    "       pskd-lsh [-b B] [-r R] --map P -s shard -o prefix [file ...]\n"
+    "       pskd-lsh --pairs\n"
+    "       pskd-lsh [-q] [-b B] [-r R] [-t T] --cluster prefix ...\n"
+    "       pskd-lsh --apply verdicts [--dropped file] [file ...]";
 
 static struct {
 	uint32_t	 b, r;
@@ -54,6 +59,12 @@ usage(void)
 	    "  -v, --verbose        index size in the statistics\n"
 	    "      --dropped FILE   the dropped lines with their verdicts\n"
 	    "      --verdicts FILE  one verdict a document\n"
+	    "      --map P          map: band keys to P partition files\n"
+	    "  -s, --shard N        map: the shard's number\n"
+	    "  -o, --output PREFIX  map: PREFIX.docs, PREFIX.keys-NNN\n"
+	    "      --pairs          sorted key lines to candidate pairs\n"
+	    "      --cluster        pairs and PREFIX.docs to PREFIX.verdicts\n"
+	    "      --apply FILE     keep what the verdicts in FILE keep\n"
 	    "      --help           this text\n"
 	    "      --version        the version\n");
 	exit(0);
@@ -82,28 +93,6 @@ parse_num(const char *s, const char *name, int suffix)
 		pskd_usage_error(usage_text);
 	}
 	return v;
-}
-
-/* Append s to w as a TSV field: backslash, tab, newline, CR escaped. */
-static void
-put_field(struct pskd_writer *w, const unsigned char *s, size_t n)
-{
-	size_t i, run = 0;
-	const char *esc;
-
-	for (i = 0; i < n; i++) {
-		switch (s[i]) {
-		case '\\': esc = "\\\\"; break;
-		case '\t': esc = "\\t"; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		default: continue;
-		}
-		pskd_writer_write(w, s + run, i - run);
-		pskd_writer_write(w, esc, 2);
-		run = i + 1;
-	}
-	pskd_writer_write(w, s + run, n - run);
 }
 
 static void
@@ -177,21 +166,21 @@ verdict(const struct pskd_frame *f, const char *what, uint32_t match,
 		snprintf(est, sizeof(est), "%.4f", (double)eq / k);
 	}
 	if (opt.verdicts) {
-		put_field(&vw, f->id, f->idlen);
+		pskd_tsv_field(&vw, f->id, f->idlen);
 		pskd_writer_putc(&vw, '\t');
 		pskd_writer_puts(&vw, what);
 		if (dup) {
 			pskd_writer_putc(&vw, '\t');
-			put_field(&vw, mid, mlen);
+			pskd_tsv_field(&vw, mid, mlen);
 			pskd_writer_putc(&vw, '\t');
 			pskd_writer_puts(&vw, est);
 		}
 		pskd_writer_putc(&vw, '\n');
 	}
 	if (dup && opt.dropped) {
-		put_field(&dw, f->id, f->idlen);
+		pskd_tsv_field(&dw, f->id, f->idlen);
 		pskd_writer_puts(&dw, "\tnear_duplicate\t");
-		put_field(&dw, mid, mlen);
+		pskd_tsv_field(&dw, mid, mlen);
 		pskd_writer_putc(&dw, '\t');
 		pskd_writer_puts(&dw, est);
 		pskd_writer_putc(&dw, '\t');
@@ -262,6 +251,74 @@ lsh_file(const char *path)
 	pskd_frame_reader_close(&fr);
 }
 
+/* The id as pskd_tsv_field writes it. */
+static void
+escape_id(struct pskd_buf *b, const unsigned char *s, size_t n)
+{
+	size_t i;
+
+	b->len = 0;
+	for (i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '\\': pskd_buf_add(b, "\\\\", 2); break;
+		case '\t': pskd_buf_add(b, "\\t", 2); break;
+		case '\n': pskd_buf_add(b, "\\n", 2); break;
+		case '\r': pskd_buf_add(b, "\\r", 2); break;
+		default: pskd_buf_addc(b, s[i]);
+		}
+	}
+}
+
+/* --apply: the verdicts of --cluster, one a frame, decide what is kept. */
+static void
+apply_file(const char *path, struct pskd_reader *vr, struct pskd_buf *idb)
+{
+	struct pskd_frame_reader fr;
+	struct pskd_frame f;
+	const unsigned char *line, *tab;
+	size_t len;
+	int rc;
+
+	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SIGNATURES) == -1) {
+		if (fr.err[0] == '\0')
+			pskd_err(PSKD_EXIT_DATA, "%s", path ? path : "<stdin>");
+		pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, fr.err);
+	}
+	while ((rc = pskd_frame_next(&fr, &f)) == 1 && !out.error) {
+		if ((rc = pskd_reader_line(vr, &line, &len)) != 1)
+			pskd_errx(PSKD_EXIT_DATA, "%s: fewer verdicts than "
+			    "documents", vr->name);
+		escape_id(idb, f.id, f.idlen);
+		tab = memchr(line, '\t', len);
+		if (tab == NULL || (size_t)(tab - line) != idb->len ||
+		    memcmp(line, idb->p, idb->len) != 0)
+			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: the verdict is not "
+			    "for this stream's document %llu", vr->name,
+			    (unsigned long long)vr->lineno,
+			    (unsigned long long)fr.nframes);
+		ndocs++;
+		if (len - (size_t)(tab - line) > 15 &&
+		    memcmp(tab, "\tnear_duplicate\t", 16) == 0) {
+			ndup++;
+			if (opt.dropped) {
+				pskd_writer_write(&dw, line, len);
+				pskd_writer_putc(&dw, '\t');
+				pskd_writer_write(&dw, f.line, f.linelen);
+				pskd_writer_putc(&dw, '\n');
+			}
+			continue;
+		}
+		pskd_writer_write(&out, f.line, f.linelen);
+		pskd_writer_putc(&out, '\n');
+	}
+	if (rc == -1) {
+		if (fr.err[0] == '\0')
+			pskd_err(PSKD_EXIT_DATA, "%s", fr.r.name);
+		pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, fr.err);
+	}
+	pskd_frame_reader_close(&fr);
+}
+
 static void
 open_out(struct pskd_outfile *of, struct pskd_writer *w, const char *path)
 {
@@ -294,18 +351,48 @@ main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "dropped", required_argument, NULL, 'D' },
 		{ "verdicts", required_argument, NULL, 'T' },
+		{ "apply", required_argument, NULL, 'A' },
+		{ "cluster", no_argument, NULL, 'C' },
+		{ "map", required_argument, NULL, 'M' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "pairs", no_argument, NULL, 'P' },
+		{ "shard", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct pskd_lshmr mr;
+	const char *apply = NULL;
 	char *end;
 	size_t mem;
-	int c, i;
+	int c, i, mode = 0;
 
 	pskd_setprogname(argv[0]);
-	while ((c = getopt_long(argc, argv, "b:i:m:qr:t:v", longopts,
+	memset(&mr, 0, sizeof(mr));
+	while ((c = getopt_long(argc, argv, "b:i:m:o:qr:s:t:v", longopts,
 	    NULL)) != -1) {
 		switch (c) {
+		case 'A': apply = optarg; mode = c; break;
+		case 'C': case 'P': mode = c; break;
+		case 'M':
+			mr.parts = (uint32_t)parse_num(optarg, "--map", 0);
+			if (mr.parts > 1024) {
+				pskd_warnx("--map: at most 1024 partitions");
+				pskd_usage_error(usage_text);
+			}
+			mode = c;
+			break;
+		case 'o': mr.prefix = optarg; break;
+		case 's':
+			errno = 0;
+			mr.shard = (uint32_t)strtoul(optarg, &end, 10);
+			if (*optarg < '0' || *optarg > '9' || *end != '\0' ||
+			    errno != 0 || strlen(optarg) > 9) {
+				pskd_warnx("-s: '%s' is not a shard number",
+				    optarg);
+				pskd_usage_error(usage_text);
+			}
+			break;
 		case 'b': opt.b = (uint32_t)parse_num(optarg, "-b", 0); break;
 		case 'i': opt.dir = optarg; break;
 		case 'm': opt.mem = parse_num(optarg, "-m", 1); break;
@@ -337,6 +424,49 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	mr.b = opt.b;
+	mr.r = opt.r;
+	mr.t = opt.t;
+	if (mode == 'M') {
+		if (mr.prefix == NULL)
+			pskd_usage_error(usage_text);
+		pskd_lshmr_map(&mr, argv, argc);
+		return 0;
+	}
+	if (mode == 'P') {
+		if (argc > 0)
+			pskd_usage_error(usage_text);
+		pskd_lshmr_pairs();
+		return 0;
+	}
+	if (mode == 'C') {
+		if (argc == 0)
+			pskd_usage_error(usage_text);
+		pskd_lshmr_cluster(&mr, argv, argc, opt.quiet);
+		return 0;
+	}
+	if (mode == 'A') {
+		struct pskd_reader vr;
+		struct pskd_buf idb = { 0 };
+		const unsigned char *rest;
+
+		if (pskd_reader_open(&vr, apply) == -1)
+			pskd_err(PSKD_EXIT_DATA, "%s", apply);
+		pskd_writer_init(&out, 1, "<stdout>");
+		if (opt.dropped)
+			open_out(&df, &dw, opt.dropped);
+		if (argc == 0)
+			apply_file(NULL, &vr, &idb);
+		for (i = 0; i < argc && !out.error; i++)
+			apply_file(argv[i], &vr, &idb);
+		if (!out.error && pskd_reader_line(&vr, &rest, &mem) == 1)
+			pskd_errx(PSKD_EXIT_DATA, "%s: more verdicts than "
+			    "documents", apply);
+		pskd_writer_finish(&out);
+		if (opt.dropped)
+			commit_out(&df, &dw);
+		return 0;
+	}
 
 	if (pskd_lsh_open(&ix, opt.dir, opt.b, opt.r, err, sizeof(err)) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s", err);

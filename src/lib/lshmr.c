@@ -1,0 +1,484 @@
+/* lshmr.c - the map-reduce modes of pskd-lsh; see pskd-lsh(1). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lshindex.h"
+#include "lshmr.h"
+
+#define KEYLINE	35	/* "kkkkkkkk bbbb ssssssssss dddddddddd" */
+#define PAIRLINE 43	/* "ssssssssss dddddddddd ssssssssss dddddddddd" */
+
+void
+pskd_tsv_field(struct pskd_writer *w, const unsigned char *s, size_t n)
+{
+	size_t i, run = 0;
+	const char *esc;
+
+	for (i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '\\': esc = "\\\\"; break;
+		case '\t': esc = "\\t"; break;
+		case '\n': esc = "\\n"; break;
+		case '\r': esc = "\\r"; break;
+		default: continue;
+		}
+		pskd_writer_write(w, s + run, i - run);
+		pskd_writer_write(w, esc, 2);
+		run = i + 1;
+	}
+	pskd_writer_write(w, s + run, n - run);
+}
+
+static char *
+name_of(const char *prefix, const char *suffix)
+{
+	size_t n = strlen(prefix) + strlen(suffix) + 1;
+	char *p = pskd_xmalloc(n);
+
+	snprintf(p, n, "%s%s", prefix, suffix);
+	return p;
+}
+
+static void
+out_open(struct pskd_outfile *of, struct pskd_writer *w, char *path)
+{
+	if (pskd_outfile_open(of, path) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	pskd_writer_init(w, of->fd, path);
+}
+
+static void
+out_commit(struct pskd_outfile *of, struct pskd_writer *w)
+{
+	if (pskd_writer_flush(w) == -1) {
+		errno = w->error;
+		pskd_err(PSKD_EXIT_DATA, "%s", w->name);
+	}
+	free(w->buf);
+	if (pskd_outfile_commit(of) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", w->name);
+}
+
+static void
+params_line(struct pskd_writer *w, const struct pskd_frame_params *fp,
+    uint32_t b, uint32_t r, uint32_t shard)
+{
+	pskd_writer_printf(w, "#pskd-lsh-docs 1 unit %" PRIu32 " n %" PRIu32
+	    " norm %" PRIu32 " shingle_seed %" PRIu64 " k %" PRIu32
+	    " family %" PRIu32 " minhash_seed %" PRIu64 " bands %" PRIu32
+	    " rows %" PRIu32 " shard %" PRIu32 "\n", fp->unit, fp->n,
+	    fp->norm, fp->shingle_seed, fp->k, fp->family, fp->minhash_seed,
+	    b, r, shard);
+}
+
+void
+pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
+{
+	struct pskd_outfile dof, *kof;
+	struct pskd_writer dw, *kw;
+	struct pskd_frame_reader fr;
+	struct pskd_frame_params first;
+	struct pskd_frame f;
+	uint32_t *sig = NULL, j, key, part, doc = 0, i;
+	const char *what;
+	char suffix[32];
+	int rc, p, have = 0;
+
+	kof = pskd_xcalloc(mr->parts, sizeof(*kof));
+	kw = pskd_xcalloc(mr->parts, sizeof(*kw));
+	out_open(&dof, &dw, name_of(mr->prefix, ".docs"));
+	for (i = 0; i < mr->parts; i++) {
+		snprintf(suffix, sizeof(suffix), ".keys-%03" PRIu32, i);
+		out_open(&kof[i], &kw[i], name_of(mr->prefix, suffix));
+	}
+	for (p = 0; p < (npaths ? npaths : 1); p++) {
+		if (pskd_frame_reader_open(&fr, npaths ? paths[p] : NULL,
+		    PSKD_FRAME_SIGNATURES) == -1) {
+			if (fr.err[0] == '\0')
+				pskd_err(PSKD_EXIT_DATA, "%s", npaths ?
+				    paths[p] : "<stdin>");
+			pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, fr.err);
+		}
+		if (fr.fp.k != mr->b * mr->r)
+			pskd_errx(PSKD_EXIT_DATA, "%s: -b %" PRIu32 " x -r %"
+			    PRIu32 " is not the stream's k = %" PRIu32,
+			    fr.r.name, mr->b, mr->r, fr.fp.k);
+		if (!have) {
+			first = fr.fp;
+			have = 1;
+			sig = pskd_xreallocarray(NULL, first.k, sizeof(*sig));
+			params_line(&dw, &first, mr->b, mr->r, mr->shard);
+		} else if ((what = pskd_frame_params_differ(&fr.fp,
+		    &first)) != NULL)
+			pskd_errx(PSKD_EXIT_DATA, "%s: %s differs from the "
+			    "first input's", fr.r.name, what);
+		while ((rc = pskd_frame_next(&fr, &f)) == 1) {
+			pskd_writer_printf(&dw, "%" PRIu32 "\t%c\t", doc,
+			    f.count ? 's' : 'e');
+			if (f.count) {
+				pskd_frame_values_u32(&f, sig);
+				for (j = 0; j < first.k; j++)
+					pskd_writer_printf(&dw, "%02x",
+					    pskd_sketch_byte(sig[j]));
+			}
+			pskd_writer_putc(&dw, '\t');
+			pskd_tsv_field(&dw, f.id, f.idlen);
+			pskd_writer_putc(&dw, '\n');
+			for (j = 0; f.count && j < mr->b; j++) {
+				key = pskd_band_key(sig, j, mr->r);
+				part = (uint32_t)(((uint64_t)key *
+				    mr->parts) >> 32);
+				pskd_writer_printf(&kw[part], "%08" PRIx32
+				    " %04" PRIx32 " %010" PRIu32 " %010" PRIu32
+				    "\n", key, j, mr->shard, doc);
+			}
+			doc++;
+		}
+		if (rc == -1) {
+			if (fr.err[0] == '\0')
+				pskd_err(PSKD_EXIT_DATA, "%s", fr.r.name);
+			pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, fr.err);
+		}
+		pskd_frame_reader_close(&fr);
+	}
+	if (!have)
+		pskd_errx(PSKD_EXIT_DATA, "no input");
+	out_commit(&dof, &dw);
+	for (i = 0; i < mr->parts; i++)
+		out_commit(&kof[i], &kw[i]);
+	free(sig);
+}
+
+static uint32_t
+field_u32(const unsigned char *p, size_t n, int *ok)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			*ok = 0;
+		v = v * 10 + (uint64_t)(p[i] - '0');
+	}
+	if (v > UINT32_MAX)
+		*ok = 0;
+	return (uint32_t)v;
+}
+
+void
+pskd_lshmr_pairs(void)
+{
+	struct pskd_reader r;
+	struct pskd_writer w;
+	const unsigned char *line;
+	unsigned char group[13];
+	uint32_t *mem = NULL, s, d;
+	size_t len, n = 0, cap = 0, i;
+	int rc, ok;
+
+	pskd_reader_fdopen(&r, 0, "<stdin>");
+	pskd_writer_init(&w, 1, "<stdout>");
+	memset(group, 0, sizeof(group));
+	while ((rc = pskd_reader_line(&r, &line, &len)) == 1 && !w.error) {
+		ok = len == KEYLINE && line[8] == ' ' && line[13] == ' ' &&
+		    line[24] == ' ';
+		s = field_u32(line + 14, 10, &ok);
+		d = field_u32(line + 25, 10, &ok);
+		if (!ok)
+			pskd_errx(PSKD_EXIT_DATA, "<stdin>:%" PRIu64 ": not a "
+			    "key line of pskd-lsh --map", r.lineno);
+		if (n > 0 && memcmp(group, line, 13) != 0)
+			n = 0;
+		memcpy(group, line, 13);
+		for (i = 0; i < n; i++) {
+			if (mem[2 * i] > s || (mem[2 * i] == s &&
+			    mem[2 * i + 1] >= d))
+				pskd_errx(PSKD_EXIT_DATA, "<stdin>:%" PRIu64
+				    ": key lines not sorted (sort them)",
+				    r.lineno);
+			pskd_writer_printf(&w, "%010" PRIu32 " %010" PRIu32
+			    " %010" PRIu32 " %010" PRIu32 "\n", s, d,
+			    mem[2 * i], mem[2 * i + 1]);
+		}
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			mem = pskd_xreallocarray(mem, cap, 2 * sizeof(*mem));
+		}
+		mem[2 * n] = s;
+		mem[2 * n + 1] = d;
+		n++;
+	}
+	if (rc == -1)
+		pskd_err(PSKD_EXIT_DATA, "<stdin>");
+	pskd_writer_finish(&w);
+	pskd_reader_close(&r);
+	free(mem);
+}
+
+/* One shard's documents, as the map step described them. */
+struct shard {
+	const char	*prefix;
+	uint32_t	 num;
+	uint32_t	 n;
+	unsigned char	*sk;		/* k bytes per document */
+	unsigned char	*st;		/* 's' or 'e' per document */
+	unsigned char	*kept;
+	struct pskd_buf	 ids;		/* escaped, as they go out */
+	size_t		*idoff;
+	char		 params[512];
+};
+
+static int
+hexval(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static char *
+find_shard_field(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 7 <= n; i++)
+		if (memcmp(p + i, " shard ", 7) == 0)
+			return (char *)(uintptr_t)(p + i);
+	return NULL;
+}
+
+static void
+load_docs(struct shard *sh, uint32_t k)
+{
+	struct pskd_reader r;
+	const unsigned char *line, *tab;
+	char *path = name_of(sh->prefix, ".docs"), *num;
+	size_t len, cap = 0, i;
+	int rc, hi, lo;
+
+	if (pskd_reader_open(&r, path) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	if (pskd_reader_line(&r, &line, &len) != 1 || len >= sizeof(sh->params)
+	    || len < 15 || memcmp(line, "#pskd-lsh-docs ", 15) != 0 ||
+	    (num = find_shard_field(line, len)) == NULL)
+		pskd_errx(PSKD_EXIT_DATA, "%s:1: not a pskd-lsh --map "
+		    "document list", path);
+	sh->num = (uint32_t)strtoul(num + 7, NULL, 10);
+	memcpy(sh->params, line, (size_t)(num - (const char *)line));
+	sh->params[num - (const char *)line] = '\0';
+	while ((rc = pskd_reader_line(&r, &line, &len)) == 1) {
+		if (sh->n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			sh->sk = pskd_xreallocarray(sh->sk, cap, k);
+			sh->st = pskd_xreallocarray(sh->st, cap, 1);
+			sh->idoff = pskd_xreallocarray(sh->idoff, cap + 1,
+			    sizeof(*sh->idoff));
+		}
+		/* DOC TAB s|e TAB SKETCH TAB ID */
+		tab = memchr(line, '\t', len);
+		if (tab == NULL || (size_t)(tab - line) + 3 > len ||
+		    strtoul((const char *)line, NULL, 10) != sh->n ||
+		    (tab[1] != 's' && tab[1] != 'e') || tab[2] != '\t')
+			goto bad;
+		sh->st[sh->n] = tab[1];
+		tab += 3;
+		len -= (size_t)(tab - line);
+		if (sh->st[sh->n] == 's') {
+			if (len < 2 * (size_t)k + 1 || tab[2 * k] != '\t')
+				goto bad;
+			for (i = 0; i < k; i++) {
+				hi = hexval(tab[2 * i]);
+				lo = hexval(tab[2 * i + 1]);
+				if (hi < 0 || lo < 0)
+					goto bad;
+				sh->sk[(size_t)sh->n * k + i] =
+				    (unsigned char)(hi << 4 | lo);
+			}
+			tab += 2 * k;
+			len -= 2 * (size_t)k;
+		} else if (len < 1 || tab[0] != '\t')
+			goto bad;
+		sh->idoff[sh->n] = sh->ids.len;
+		pskd_buf_add(&sh->ids, tab + 1, len - 1);
+		sh->n++;
+	}
+	if (rc == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	sh->idoff = pskd_xreallocarray(sh->idoff, (size_t)sh->n + 1,
+	    sizeof(*sh->idoff));
+	sh->idoff[sh->n] = sh->ids.len;
+	sh->kept = pskd_xcalloc((size_t)sh->n + 1, 1);
+	pskd_reader_close(&r);
+	free(path);
+	return;
+bad:
+	pskd_errx(PSKD_EXIT_DATA, "%s:%" PRIu64 ": not a pskd-lsh --map "
+	    "document line", path, r.lineno);
+}
+
+static int
+cmp_shard(const void *a, const void *b)
+{
+	const struct shard *x = a, *y = b;
+
+	return x->num < y->num ? -1 : x->num > y->num;
+}
+
+static struct shard *
+find_shard(struct shard *sh, int n, uint32_t num)
+{
+	int lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (sh[mid].num < num)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && sh[lo].num == num ? &sh[lo] : NULL;
+}
+
+void
+pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
+    int quiet)
+{
+	struct pskd_reader r;
+	struct pskd_outfile of;
+	struct pskd_writer w;
+	struct shard *sh, *es, *best_sh;
+	const unsigned char *line = NULL, *a, *b;
+	uint32_t k = mr->b * mr->r, need, d, ls, ld, e, best, bestdoc, i;
+	uint64_t ndocs = 0, nkept = 0, ndup = 0, nempty = 0;
+	size_t len = 0;
+	int s, rc, ok, pending = 0;
+
+	need = (uint32_t)ceil(mr->t * k - 1e-9);
+	if (need == 0)
+		need = 1;
+	sh = pskd_xcalloc((size_t)n, sizeof(*sh));
+	for (s = 0; s < n; s++) {
+		sh[s].prefix = prefixes[s];
+		load_docs(&sh[s], k);
+		if (strcmp(sh[s].params, sh[0].params) != 0)
+			pskd_errx(PSKD_EXIT_DATA, "%s.docs: made with other "
+			    "parameters than %s.docs", prefixes[s],
+			    prefixes[0]);
+	}
+	{
+		char want[64];
+
+		snprintf(want, sizeof(want), " k %" PRIu32 " ", k);
+		if (n > 0 && strstr(sh[0].params, want) == NULL)
+			pskd_errx(PSKD_EXIT_DATA, "%s.docs: not made with k = "
+			    "%" PRIu32 " (-b x -r)", prefixes[0], k);
+	}
+	qsort(sh, (size_t)n, sizeof(*sh), cmp_shard);
+	for (s = 1; s < n; s++)
+		if (sh[s].num == sh[s - 1].num)
+			pskd_errx(PSKD_EXIT_DATA, "%s and %s are both shard %"
+			    PRIu32, sh[s - 1].prefix, sh[s].prefix, sh[s].num);
+	pskd_reader_fdopen(&r, 0, "<stdin>");
+	for (s = 0; s < n; s++) {
+		char *path = name_of(sh[s].prefix, ".verdicts");
+
+		out_open(&of, &w, path);
+		for (d = 0; d < sh[s].n; d++) {
+			ndocs++;
+			best = 0;
+			bestdoc = 0;
+			best_sh = NULL;
+			/* This document's pairs: (s, d) later, (es, e) earlier. */
+			for (;;) {
+				if (!pending) {
+					rc = pskd_reader_line(&r, &line, &len);
+					if (rc == -1)
+						pskd_err(PSKD_EXIT_DATA,
+						    "<stdin>");
+					if (rc == 0)
+						break;
+					pending = 1;
+				}
+				ok = len == PAIRLINE;
+				ls = field_u32(line, 10, &ok);
+				ld = field_u32(line + 11, 10, &ok);
+				i = field_u32(line + 22, 10, &ok);
+				e = field_u32(line + 33, 10, &ok);
+				if (!ok)
+					pskd_errx(PSKD_EXIT_DATA, "<stdin>:%"
+					    PRIu64 ": not a pair line of "
+					    "pskd-lsh --pairs", r.lineno);
+				if (ls != sh[s].num || ld != d) {
+					if (find_shard(sh, n, ls) == NULL ||
+					    ld >= find_shard(sh, n, ls)->n)
+						pskd_errx(PSKD_EXIT_DATA,
+						    "<stdin>:%" PRIu64 ": no "
+						    "document %" PRIu32 " in "
+						    "shard %" PRIu32, r.lineno,
+						    ld, ls);
+					if (ls < sh[s].num || (ls == sh[s].num
+					    && ld < d))
+						pskd_errx(PSKD_EXIT_DATA,
+						    "<stdin>:%" PRIu64 ": pairs "
+						    "not sorted (sort -u them)",
+						    r.lineno);
+					break;
+				}
+				pending = 0;
+				es = find_shard(sh, n, i);
+				if (es == NULL || e >= es->n || es->num > ls ||
+				    (es->num == ls && e >= ld))
+					pskd_errx(PSKD_EXIT_DATA, "<stdin>:%"
+					    PRIu64 ": not an earlier document",
+					    r.lineno);
+				if (!es->kept[e])
+					continue;
+				a = sh[s].sk + (size_t)d * k;
+				b = es->sk + (size_t)e * k;
+				for (i = 0, ok = 0; i < k; i++)
+					ok += a[i] == b[i];
+				if ((uint32_t)ok > best) {
+					best = (uint32_t)ok;
+					bestdoc = e;
+					best_sh = es;
+				}
+			}
+			pskd_writer_write(&w, sh[s].ids.p + sh[s].idoff[d],
+			    sh[s].idoff[d + 1] - sh[s].idoff[d]);
+			if (sh[s].st[d] == 'e') {
+				nempty++;
+				pskd_writer_puts(&w, "\tempty\n");
+			} else if (best_sh != NULL && best >= need) {
+				ndup++;
+				pskd_writer_puts(&w, "\tnear_duplicate\t");
+				pskd_writer_write(&w, best_sh->ids.p +
+				    best_sh->idoff[bestdoc],
+				    best_sh->idoff[bestdoc + 1] -
+				    best_sh->idoff[bestdoc]);
+				pskd_writer_printf(&w, "\t%.4f\n",
+				    (double)best / k);
+			} else {
+				nkept++;
+				sh[s].kept[d] = 1;
+				pskd_writer_puts(&w, "\tkeep\n");
+			}
+		}
+		out_commit(&of, &w);
+		free(path);
+	}
+	if (pending || pskd_reader_line(&r, &line, &len) == 1)
+		pskd_errx(PSKD_EXIT_DATA, "<stdin>:%" PRIu64 ": a pair of a "
+		    "document no shard has", r.lineno);
+	pskd_reader_close(&r);
+	if (!quiet)
+		pskd_warnx("documents %" PRIu64 ", kept %" PRIu64 ", "
+		    "near-duplicates %" PRIu64 ", empty %" PRIu64, ndocs,
+		    nkept, ndup, nempty);
+}
