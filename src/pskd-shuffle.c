@@ -143,7 +143,8 @@ write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
 		free(text);
 		pskd_sink_init(&out, 1, "<stdout>", &bt, nout);
 		pskd_gather_init(&g, &out.w);
-		idx = pskd_xreallocarray(NULL, (size_t)per, sizeof(*idx));
+		idx = nout == 0 ? NULL :
+		    pskd_xreallocarray(NULL, (size_t)per, sizeof(*idx));
 		for (k = 0; k < nout && !out.w.error; k++) {
 			for (b = 0; b < per; b++)
 				idx[b] = next_sample();
