@@ -13,7 +13,6 @@
 #define _GNU_SOURCE
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,7 +23,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,10 +31,9 @@
 #include <unistd.h>
 
 #include "pskd.h"
+#include "curl.h"
 #include "manifest.h"
 #include "sha256.h"
-
-extern char **environ;
 
 static const char usage_text[] =
     "pskd-get [-Pq] [-d dir] [-j jobs] [--checkpoint-interval s] "
@@ -455,274 +452,12 @@ struct xfer {
 	char		*etag, *lastmod;
 	double		 last_ckpt;
 	double		 retry_after;	/* from the last response, or -1 */
-	char		*why;		/* the last fault, for messages */
+	const char	*why;		/* the last fault, for messages */
 	uint64_t	 skip;		/* stream mode: bytes to drop */
 	char		 prefix_sha[PSKD_SHA256_HEX];	/* of the bytes out */
 	char		 ref_sha[PSKD_SHA256_HEX];	/* of a whole shard */
 	uint64_t	 ref_size;	/* from an interrupted finish */
 };
-
-struct headers {
-	int		 status;	/* 0: file:// (no status line) */
-	int		 final;
-	uint64_t	 length;
-	int		 length_known;
-	int		 range_known;	/* Content-Range: bytes a-b/total */
-	uint64_t	 range_start, range_total;
-	int		 range_total_known;
-	char		*etag, *lastmod;
-	int		 has_location;
-	double		 retry_after;
-};
-
-static void
-headers_reset(struct headers *hd)
-{
-	free(hd->etag);
-	free(hd->lastmod);
-	memset(hd, 0, sizeof(*hd));
-	hd->retry_after = -1;
-}
-
-static int
-parse_u64(const char *s, uint64_t *v, const char **end)
-{
-	char *e;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &e, 10);
-	if (errno != 0)
-		return -1;
-	*end = e;
-	return 0;
-}
-
-static void
-header_line(struct headers *hd, char *line)
-{
-	char *colon, *v;
-	const char *e;
-	size_t n;
-
-	n = strlen(line);
-	while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' '))
-		line[--n] = '\0';
-	if (strncmp(line, "HTTP/", 5) == 0) {
-		headers_reset(hd);
-		v = strchr(line, ' ');
-		hd->status = v ? atoi(v + 1) : 0;
-		if (hd->status < 100 || hd->status > 999)
-			hd->status = 999;
-		return;
-	}
-	if ((colon = strchr(line, ':')) == NULL)
-		return;
-	*colon = '\0';
-	for (v = colon + 1; *v == ' ' || *v == '\t'; v++)
-		;
-	if (strcasecmp(line, "content-length") == 0) {
-		hd->length_known = parse_u64(v, &hd->length, &e) == 0 &&
-		    *e == '\0';
-	} else if (strcasecmp(line, "content-range") == 0) {
-		uint64_t last;
-
-		if (strncasecmp(v, "bytes ", 6) != 0)
-			return;
-		v += 6;
-		if (*v == '*')
-			e = v + 1;
-		else if (parse_u64(v, &hd->range_start, &e) == 0 &&
-		    *e == '-' && parse_u64(e + 1, &last, &e) == 0)
-			hd->range_known = 1;
-		else
-			return;
-		if (*e == '/' && parse_u64(e + 1, &hd->range_total, &e) == 0 &&
-		    *e == '\0')
-			hd->range_total_known = 1;
-	} else if (strcasecmp(line, "etag") == 0) {
-		free(hd->etag);
-		hd->etag = pskd_xstrdup(v);
-	} else if (strcasecmp(line, "last-modified") == 0) {
-		free(hd->lastmod);
-		hd->lastmod = pskd_xstrdup(v);
-	} else if (strcasecmp(line, "location") == 0) {
-		hd->has_location = 1;
-	} else if (strcasecmp(line, "retry-after") == 0) {
-		struct tm tm;
-		uint64_t s;
-		time_t when;
-
-		memset(&tm, 0, sizeof(tm));
-		if (parse_u64(v, &s, &e) == 0 && *e == '\0')
-			hd->retry_after = s > 600 ? 600 : (double)s;
-		else if ((e = strptime(v, "%a, %d %b %Y %H:%M:%S GMT",
-		    &tm)) != NULL && *e == '\0') {
-			/* An HTTP-date: wait until then (at most 600 s). */
-			when = timegm(&tm) - time(NULL);
-			hd->retry_after = when < 0 ? 0 : when > 600 ? 600 :
-			    (double)when;
-		}
-	}
-}
-
-static pid_t
-spawn_curl(struct xfer *x, int *body, int *hdrs)
-{
-	posix_spawn_file_actions_t fa;
-	char range[32], ifrange[1024], *argv[40];
-	int bp[2], hp[2], n = 0, e;
-	pid_t pid;
-
-	argv[n++] = "curl";
-	argv[n++] = "-q";		/* first: never read a .curlrc */
-	argv[n++] = "--silent";
-	argv[n++] = "--no-buffer";
-	argv[n++] = "--globoff";
-	argv[n++] = "--location";
-	argv[n++] = "--max-redirs";
-	argv[n++] = "10";
-	argv[n++] = "--proto";
-	argv[n++] = "=http,https,file";
-	argv[n++] = "--proto-redir";
-	argv[n++] = "=http,https";
-	argv[n++] = "--connect-timeout";
-	argv[n++] = "30";
-	argv[n++] = "--user-agent";
-	argv[n++] = "pskd-get/" PSKD_VERSION;
-	argv[n++] = "--dump-header";
-	argv[n++] = "/dev/fd/3";
-	if (x->have > 0) {
-		snprintf(range, sizeof(range), "%llu-",
-		    (unsigned long long)x->have);
-		argv[n++] = "--range";
-		argv[n++] = range;
-		if (x->etag || x->lastmod) {
-			snprintf(ifrange, sizeof(ifrange), "If-Range: %s",
-			    x->etag ? x->etag : x->lastmod);
-			argv[n++] = "--header";
-			argv[n++] = ifrange;
-		}
-	}
-	/* --url takes the URL as an argument: never read as an option. */
-	argv[n++] = "--url";
-	argv[n++] = x->j->url;
-	argv[n] = NULL;
-
-	if (pipe2(bp, O_CLOEXEC) == -1 || pipe2(hp, O_CLOEXEC) == -1)
-		pskd_err(PSKD_EXIT_DATA, "pipe");
-	pskd_pipe_grow(bp[0]);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, bp[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, hp[1], 3);
-	e = posix_spawnp(&pid, "curl", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(bp[1]);
-	close(hp[1]);
-	if (e != 0) {
-		errno = e;
-		pskd_err(PSKD_EXIT_DATA, "curl (the curl package)");
-	}
-	*body = bp[0];
-	*hdrs = hp[0];
-	return pid;
-}
-
-/* curl's exit status, after ending it if it still runs. */
-static int
-reap(pid_t pid, int kill_it)
-{
-	int st;
-
-	if (kill_it)
-		kill(pid, SIGTERM);
-	while (waitpid(pid, &st, 0) == -1)
-		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	return kill_it ? 0 : -1;
-}
-
-static const char *
-curl_error(int code)
-{
-	switch (code) {
-	case 5: case 6: return "cannot resolve the host";
-	case 7: return "cannot connect";
-	case 18: return "connection closed before the end";
-	case 28: return "timed out";
-	case 35: return "TLS handshake failed";
-	case 36: return "cannot resume (offset past the end)";
-	case 37: return "cannot read the file";
-	case 47: return "too many redirects";
-	case 52: return "empty reply from the server";
-	case 55: return "send failed";
-	case 56: return "connection reset";
-	case 60: return "TLS certificate not trusted";
-	case 1: return "unsupported protocol (after a redirect?)";
-	case 3: return "malformed URL";
-	default: return NULL;
-	}
-}
-
-static int
-curl_permanent(int code)
-{
-	return code == 1 || code == 3 || code == 5 || code == 6 ||
-	    code == 37 || code == 47 || code == 60 || code == 35;
-}
-
-/*
- * Read curl's header blocks up to the final one (after redirects and 1xx).
- * Returns 0, or -1 on a stall or when the pipe ends first.
- */
-static int
-read_headers(int fd, struct headers *hd, double stall)
-{
-	struct pskd_buf line = { NULL, 0, 0 };
-	char buf[4096];
-	struct pollfd pfd = { fd, POLLIN, 0 };
-	ssize_t got, i;
-	int r;
-
-	headers_reset(hd);
-	while (!hd->final) {
-		r = poll(&pfd, 1, (int)(stall * 1000));
-		if (r == -1 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got = read(fd, buf, sizeof(buf));
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		/* Byte by byte here: headers are small, the body is not. */
-		for (i = 0; i < got && !hd->final; i++) {
-			if (buf[i] != '\n') {
-				pskd_buf_addc(&line, (unsigned char)buf[i]);
-				continue;
-			}
-			pskd_buf_addc(&line, '\0');
-			if (line.len <= 2 && (line.p[0] == '\r' ||
-			    line.p[0] == '\0')) {
-				/* The end of a block: the last one? */
-				if (!(hd->status >= 100 && hd->status < 200) &&
-				    !(hd->status >= 300 && hd->status < 400 &&
-				    hd->has_location))
-					hd->final = 1;
-			} else
-				header_line(hd, (char *)line.p);
-			line.len = 0;
-		}
-	}
-	pskd_buf_free(&line);
-	return hd->final ? 0 : -1;
-}
 
 static void
 restart_state(struct xfer *x)
@@ -843,7 +578,7 @@ store(struct xfer *x, const unsigned char *p, size_t n)
 
 /* What to make of the final response's status and headers. */
 static enum outcome
-judge(struct xfer *x, struct headers *hd)
+judge(struct xfer *x, struct pskd_http *hd)
 {
 	uint64_t from = x->have;
 	int st = hd->status;
@@ -900,7 +635,6 @@ judge(struct xfer *x, struct headers *hd)
 		return T_RANGE_END;
 	} else {
 		x->retry_after = hd->retry_after;
-		free(x->why);
 		x->why = NULL;
 		return st == 429 || st == 408 || st >= 500 ? T_RETRY : T_FAIL;
 	}
@@ -915,58 +649,29 @@ judge(struct xfer *x, struct headers *hd)
 }
 
 /* One curl run.  On T_RANGE_END, *total holds the size the server gave. */
+/* Why curl failed says what to do. */
 static enum outcome
-attempt(struct xfer *x, uint64_t *total, int *status)
+curl_failed(struct xfer *x, int code)
 {
-	struct headers hd;
-	struct pollfd pfd;
-	unsigned char *buf;
+	x->why = pskd_curl_strerror(code);
+	if (x->why == NULL)
+		x->why = "curl failed";
+	return pskd_curl_permanent(code) ? T_FAIL : T_RETRY;
+}
+
+/* Read the body into the shard until curl ends, a fault or a stall. */
+static enum outcome
+body(struct xfer *x, int fd)
+{
+	struct pollfd pfd = { fd, POLLIN, 0 };
 	double t0 = now(), lastp = 0;
 	uint64_t got0 = x->have;
-	enum outcome o;
+	enum outcome o = T_DONE;
+	unsigned char *buf;
 	ssize_t got;
-	pid_t pid;
-	int body, hdrs, code, r;
+	int r;
 
-	x->why = NULL;
-	x->retry_after = -1;
-	*status = 0;
-	memset(&hd, 0, sizeof(hd));
-	pid = spawn_curl(x, &body, &hdrs);
-	if (read_headers(hdrs, &hd, opt.stall) == -1) {
-		/* No response: why curl failed says what to do. */
-		int stalled = hd.final == 0 && poll(&(struct pollfd){ hdrs,
-		    POLLIN, 0 }, 1, 0) == 0;
-
-		code = reap(pid, stalled);
-		close(body);
-		close(hdrs);
-		headers_reset(&hd);
-		if (stalled) {
-			x->why = "stalled";
-			return T_RETRY;
-		}
-		x->why = (char *)curl_error(code);
-		if (x->why == NULL)
-			x->why = "curl failed";
-		return curl_permanent(code) ? T_FAIL : T_RETRY;
-	}
-	close(hdrs);
-	*status = hd.status;
-	o = judge(x, &hd);
-	if (o == T_RANGE_END)
-		*total = hd.range_total_known ? hd.range_total : UINT64_MAX;
-	if (o != T_DONE) {
-		reap(pid, 1);
-		close(body);
-		headers_reset(&hd);
-		return o;
-	}
-	headers_reset(&hd);
 	buf = pskd_xmalloc(PSKD_BUFSIZE);
-	pfd.fd = body;
-	pfd.events = POLLIN;
-	o = T_DONE;
 	for (;;) {
 		r = poll(&pfd, 1, (int)(opt.stall * 1000));
 		if (r == -1 && errno == EINTR)
@@ -976,7 +681,7 @@ attempt(struct xfer *x, uint64_t *total, int *status)
 			o = T_RETRY;
 			break;
 		}
-		got = read(body, buf, PSKD_BUFSIZE);
+		got = read(fd, buf, PSKD_BUFSIZE);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
@@ -1001,16 +706,45 @@ attempt(struct xfer *x, uint64_t *total, int *status)
 		}
 	}
 	free(buf);
-	code = reap(pid, o != T_DONE);
-	close(body);
+	return o;
+}
+
+/* One curl run.  On T_RANGE_END, *total holds the size the server gave. */
+static enum outcome
+attempt(struct xfer *x, uint64_t *total, int *status)
+{
+	struct pskd_curl c;
+	struct pskd_http hd;
+	enum outcome o;
+	int code, stalled;
+
+	x->why = NULL;
+	x->retry_after = -1;
+	*status = 0;
+	if (pskd_curl_start(&c, x->j->url, x->have, x->etag ? x->etag :
+	    x->lastmod, "pskd-get/" PSKD_VERSION) == -1)
+		pskd_err(PSKD_EXIT_DATA, "curl (the curl package)");
+	if (pskd_curl_headers(&c, &hd, opt.stall, &stalled) == -1) {
+		code = pskd_curl_end(&c, stalled);
+		pskd_http_free(&hd);
+		if (stalled) {
+			x->why = "stalled";
+			return T_RETRY;
+		}
+		return curl_failed(x, code);
+	}
+	*status = hd.status;
+	o = judge(x, &hd);
+	if (o == T_RANGE_END)
+		*total = hd.range_total_known ? hd.range_total : UINT64_MAX;
+	pskd_http_free(&hd);
+	if (o == T_DONE)
+		o = body(x, c.body);
+	code = pskd_curl_end(&c, o != T_DONE);
 	if (o != T_DONE)
 		return o;
-	if (code != 0) {
-		x->why = (char *)curl_error(code);
-		if (x->why == NULL)
-			x->why = "curl failed";
-		return curl_permanent(code) ? T_FAIL : T_RETRY;
-	}
+	if (code != 0)
+		return curl_failed(x, code);
 	if (x->expected_known && x->have < x->expected) {
 		x->why = "connection closed before the end";
 		return T_RETRY;

@@ -1,0 +1,334 @@
+/*
+ * curl.c - one transfer through the curl program, and the parser of the
+ * headers it dumps.  The argument vector is fixed here: -q first (no
+ * .curlrc), the URL as the argument of --url (never read as an option),
+ * globbing off, protocols and redirects limited.
+ */
+#define _GNU_SOURCE
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pskd.h"
+#include "curl.h"
+
+extern char **environ;
+
+void
+pskd_http_init(struct pskd_http *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->retry_after = -1;
+}
+
+/* Forget a block (a redirect's, a 1xx's) but keep the line buffer. */
+static void
+reset(struct pskd_http *h)
+{
+	struct pskd_buf line = h->line;
+
+	free(h->etag);
+	free(h->lastmod);
+	pskd_http_init(h);
+	h->line = line;
+}
+
+void
+pskd_http_free(struct pskd_http *h)
+{
+	free(h->etag);
+	free(h->lastmod);
+	pskd_buf_free(&h->line);
+	pskd_http_init(h);
+}
+
+static int
+parse_u64(const char *s, uint64_t *v, const char **end)
+{
+	char *e;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &e, 10);
+	if (errno != 0)
+		return -1;
+	*end = e;
+	return 0;
+}
+
+static void
+retry_after(struct pskd_http *h, const char *v)
+{
+	struct tm tm;
+	const char *e;
+	uint64_t s;
+	time_t when;
+
+	memset(&tm, 0, sizeof(tm));
+	if (parse_u64(v, &s, &e) == 0 && *e == '\0')
+		h->retry_after = s > 600 ? 600 : (double)s;
+	else if ((e = strptime(v, "%a, %d %b %Y %H:%M:%S GMT", &tm)) !=
+	    NULL && *e == '\0') {
+		/* An HTTP-date: wait until then (at most 600 s). */
+		when = timegm(&tm) - time(NULL);
+		h->retry_after = when < 0 ? 0 : when > 600 ? 600 :
+		    (double)when;
+	}
+}
+
+static void
+content_range(struct pskd_http *h, const char *v)
+{
+	const char *e;
+	uint64_t last;
+
+	if (strncasecmp(v, "bytes ", 6) != 0)
+		return;
+	v += 6;
+	if (*v == '*')
+		e = v + 1;
+	else if (parse_u64(v, &h->range_start, &e) == 0 && *e == '-' &&
+	    parse_u64(e + 1, &last, &e) == 0 && last >= h->range_start)
+		h->range_known = 1;
+	else
+		return;
+	if (*e == '/' && parse_u64(e + 1, &h->range_total, &e) == 0 &&
+	    *e == '\0')
+		h->range_total_known = 1;
+}
+
+/* One header line, NUL-terminated, without its '\n'. */
+static void
+header_line(struct pskd_http *h, char *line)
+{
+	char *colon, *v;
+	const char *e;
+	size_t n;
+
+	n = strlen(line);
+	while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' '))
+		line[--n] = '\0';
+	if (strncmp(line, "HTTP/", 5) == 0) {
+		reset(h);
+		v = strchr(line, ' ');
+		h->status = v ? atoi(v + 1) : 0;
+		if (h->status < 100 || h->status > 999)
+			h->status = 999;
+		return;
+	}
+	if ((colon = strchr(line, ':')) == NULL)
+		return;
+	*colon = '\0';
+	for (v = colon + 1; *v == ' ' || *v == '\t'; v++)
+		;
+	if (strcasecmp(line, "content-length") == 0) {
+		h->length_known = parse_u64(v, &h->length, &e) == 0 &&
+		    *e == '\0';
+	} else if (strcasecmp(line, "content-range") == 0) {
+		content_range(h, v);
+	} else if (strcasecmp(line, "etag") == 0) {
+		free(h->etag);
+		h->etag = pskd_xstrdup(v);
+	} else if (strcasecmp(line, "last-modified") == 0) {
+		free(h->lastmod);
+		h->lastmod = pskd_xstrdup(v);
+	} else if (strcasecmp(line, "location") == 0) {
+		h->has_location = 1;
+	} else if (strcasecmp(line, "retry-after") == 0)
+		retry_after(h, v);
+}
+
+size_t
+pskd_http_feed(struct pskd_http *h, const char *p, size_t n)
+{
+	size_t i;
+
+	/* Byte by byte: headers are small, the body never comes here. */
+	for (i = 0; i < n && !h->final; i++) {
+		if (p[i] != '\n') {
+			if (p[i] != '\0')
+				pskd_buf_addc(&h->line, (unsigned char)p[i]);
+			continue;
+		}
+		pskd_buf_addc(&h->line, '\0');
+		if (h->line.p[0] == '\0' || (h->line.p[0] == '\r' &&
+		    h->line.p[1] == '\0')) {
+			/* The end of a block: the last one? */
+			if (!(h->status >= 100 && h->status < 200) &&
+			    !(h->status >= 300 && h->status < 400 &&
+			    h->has_location))
+				h->final = 1;
+		} else
+			header_line(h, (char *)h->line.p);
+		h->line.len = 0;
+	}
+	return i;
+}
+
+int
+pskd_curl_start(struct pskd_curl *c, const char *url, uint64_t from,
+    const char *if_range, const char *agent)
+{
+	posix_spawn_file_actions_t fa;
+	char range[32], *ifr = NULL, *argv[40];
+	int bp[2], hp[2], n = 0, e;
+
+	argv[n++] = "curl";
+	argv[n++] = "-q";		/* first: never read a .curlrc */
+	argv[n++] = "--silent";
+	argv[n++] = "--no-buffer";
+	argv[n++] = "--globoff";
+	argv[n++] = "--location";
+	argv[n++] = "--max-redirs";
+	argv[n++] = "10";
+	argv[n++] = "--proto";
+	argv[n++] = "=http,https,file";
+	argv[n++] = "--proto-redir";
+	argv[n++] = "=http,https";
+	argv[n++] = "--connect-timeout";
+	argv[n++] = "30";
+	argv[n++] = "--user-agent";
+	argv[n++] = (char *)agent;
+	argv[n++] = "--dump-header";
+	argv[n++] = "/dev/fd/3";
+	if (from > 0) {
+		snprintf(range, sizeof(range), "%llu-",
+		    (unsigned long long)from);
+		argv[n++] = "--range";
+		argv[n++] = range;
+		if (if_range != NULL) {
+			size_t len = strlen(if_range) + 16;
+
+			ifr = pskd_xmalloc(len);
+			snprintf(ifr, len, "If-Range: %s", if_range);
+			argv[n++] = "--header";
+			argv[n++] = ifr;
+		}
+	}
+	argv[n++] = "--url";
+	argv[n++] = (char *)url;
+	argv[n] = NULL;
+
+	/* Close-on-exec, so a curl started by another thread gets none. */
+	if (pipe2(bp, O_CLOEXEC) == -1)
+		goto fail;
+	if (pipe2(hp, O_CLOEXEC) == -1) {
+		close(bp[0]);
+		close(bp[1]);
+		goto fail;
+	}
+	pskd_pipe_grow(bp[0]);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, bp[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, hp[1], 3);
+	e = posix_spawnp(&c->pid, "curl", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(bp[1]);
+	close(hp[1]);
+	free(ifr);
+	if (e != 0) {
+		close(bp[0]);
+		close(hp[0]);
+		errno = e;
+		return -1;
+	}
+	c->body = bp[0];
+	c->hdrs = hp[0];
+	return 0;
+fail:
+	free(ifr);
+	return -1;
+}
+
+int
+pskd_curl_headers(struct pskd_curl *c, struct pskd_http *h, double stall,
+    int *stalled)
+{
+	struct pollfd pfd = { c->hdrs, POLLIN, 0 };
+	char buf[4096];
+	ssize_t got;
+	int r;
+
+	*stalled = 0;
+	pskd_http_init(h);
+	while (!h->final) {
+		r = poll(&pfd, 1, (int)(stall * 1000));
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r == 0)
+			*stalled = 1;
+		if (r <= 0)
+			break;
+		got = read(c->hdrs, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		(void)pskd_http_feed(h, buf, (size_t)got);
+	}
+	close(c->hdrs);
+	c->hdrs = -1;
+	return h->final ? 0 : -1;
+}
+
+int
+pskd_curl_end(struct pskd_curl *c, int kill_it)
+{
+	int st;
+
+	if (c->hdrs != -1)
+		close(c->hdrs);
+	if (c->body != -1)
+		close(c->body);
+	c->hdrs = c->body = -1;
+	if (kill_it)
+		kill(c->pid, SIGTERM);
+	while (waitpid(c->pid, &st, 0) == -1)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return kill_it ? 0 : -1;
+}
+
+const char *
+pskd_curl_strerror(int code)
+{
+	switch (code) {
+	case 1: return "unsupported protocol (after a redirect?)";
+	case 3: return "malformed URL";
+	case 5: case 6: return "cannot resolve the host";
+	case 7: return "cannot connect";
+	case 18: return "connection closed before the end";
+	case 28: return "timed out";
+	case 35: return "TLS handshake failed";
+	case 36: return "cannot resume (offset past the end)";
+	case 37: return "cannot read the file";
+	case 47: return "too many redirects";
+	case 52: return "empty reply from the server";
+	case 55: return "send failed";
+	case 56: return "connection reset";
+	case 60: return "TLS certificate not trusted";
+	default: return NULL;
+	}
+}
+
+int
+pskd_curl_permanent(int code)
+{
+	return code == 1 || code == 3 || code == 5 || code == 6 ||
+	    code == 35 || code == 37 || code == 47 || code == 60;
+}
