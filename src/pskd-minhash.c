@@ -30,7 +30,7 @@ usage(void)
 	printf("  -a, --family NAME  classic (default) or oph\n"
 	    "  -k, --components K number of components (default 128)\n"
 	    "  -s, --seed SEED    the permutations' seed (default 1)\n"
-	    "      --portable     never the AVX2 path (for tests)\n"
+	    "      --portable     never AVX-512 or AVX2 (for tests)\n"
 	    "      --help         this text\n"
 	    "      --version      the version\n");
 	exit(0);
@@ -169,7 +169,7 @@ main(int argc, char **argv)
 	pskd_writer_init(&out, 1, "<stdout>");
 	pskd_pipe_grow(1);
 	pskd_minhash_init(&mh, k, family, seed);
-	mh.simd = !portable;
+	mh.simd = portable ? 0 : 2;
 	sig = pskd_xreallocarray(NULL, k, sizeof(*sig));
 	if (argc == 0)
 		sign_file(NULL);

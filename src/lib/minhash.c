@@ -54,7 +54,7 @@ pskd_minhash_init(struct pskd_minhash *mh, uint32_t k, uint32_t family,
 	mh->k = k;
 	mh->family = family;
 	mh->seed = seed;
-	mh->simd = 1;
+	mh->simd = 2;
 	mh->seeds = pskd_xreallocarray(NULL, k, sizeof(*mh->seeds));
 	for (i = 0; i < k; i++)
 		mh->seeds[i] = (uint32_t)pskd_splitmix64(&st);
@@ -75,7 +75,9 @@ int
 pskd_minhash_have_avx2(void)
 {
 #ifdef HAVE_X86
-	return __builtin_cpu_supports("avx2");
+	if (__builtin_cpu_supports("avx512f"))
+		return 2;
+	return __builtin_cpu_supports("avx2") ? 1 : 0;
 #else
 	return 0;
 #endif
@@ -97,13 +99,12 @@ fmix32x8(__m256i h)
 
 /* 16 components at a time, the shingles in the inner loop: all in registers. */
 __attribute__((target("avx2"))) static uint32_t
-classic_avx2(const uint32_t *seeds, uint32_t k, const uint32_t *x32,
+classic_avx2(const uint32_t *seeds, uint32_t i, uint32_t k, const uint32_t *x32,
     size_t n, uint32_t *sig)
 {
-	uint32_t i;
 	size_t j;
 
-	for (i = 0; i + 16 <= k; i += 16) {
+	for (; i + 16 <= k; i += 16) {
 		__m256i s0 = _mm256_loadu_si256((const __m256i *)(seeds + i));
 		__m256i s1 = _mm256_loadu_si256((const __m256i *)(seeds + i +
 		    8));
@@ -122,6 +123,46 @@ classic_avx2(const uint32_t *seeds, uint32_t k, const uint32_t *x32,
 	}
 	return i;
 }
+
+__attribute__((target("avx512f"))) static inline __m512i
+fmix32x16(__m512i h)
+{
+	const __m512i c1 = _mm512_set1_epi32((int)0x85ebca6bU);
+	const __m512i c2 = _mm512_set1_epi32((int)0xc2b2ae35U);
+
+	h = _mm512_xor_si512(h, _mm512_srli_epi32(h, 16));
+	h = _mm512_mullo_epi32(h, c1);
+	h = _mm512_xor_si512(h, _mm512_srli_epi32(h, 13));
+	h = _mm512_mullo_epi32(h, c2);
+	return _mm512_xor_si512(h, _mm512_srli_epi32(h, 16));
+}
+
+/* The same, 32 components at a time. */
+__attribute__((target("avx512f"))) static uint32_t
+classic_avx512(const uint32_t *seeds, uint32_t k, const uint32_t *x32,
+    size_t n, uint32_t *sig)
+{
+	uint32_t i;
+	size_t j;
+
+	for (i = 0; i + 32 <= k; i += 32) {
+		__m512i s0 = _mm512_loadu_si512(seeds + i);
+		__m512i s1 = _mm512_loadu_si512(seeds + i + 16);
+		__m512i m0 = _mm512_set1_epi32(-1), m1 = m0;
+
+		for (j = 0; j < n; j++) {
+			__m512i v = _mm512_set1_epi32((int)x32[j]);
+
+			m0 = _mm512_min_epu32(m0,
+			    fmix32x16(_mm512_xor_si512(v, s0)));
+			m1 = _mm512_min_epu32(m1,
+			    fmix32x16(_mm512_xor_si512(v, s1)));
+		}
+		_mm512_storeu_si512(sig + i, m0);
+		_mm512_storeu_si512(sig + i + 16, m1);
+	}
+	return i;
+}
 #endif
 
 void
@@ -132,8 +173,10 @@ pskd_minhash_classic(const struct pskd_minhash *mh, const uint32_t *x32,
 	size_t j;
 
 #ifdef HAVE_X86
-	if (mh->simd && pskd_minhash_have_avx2())
-		i = classic_avx2(mh->seeds, mh->k, x32, n, sig);
+	if (mh->simd >= 2 && __builtin_cpu_supports("avx512f"))
+		i = classic_avx512(mh->seeds, mh->k, x32, n, sig);
+	if (mh->simd >= 1 && pskd_minhash_have_avx2())
+		i = classic_avx2(mh->seeds, i, mh->k, x32, n, sig);
 #endif
 	for (; i < mh->k; i++) {
 		s = mh->seeds[i];

@@ -17,7 +17,7 @@ struct pskd_minhash {
 	uint32_t	*seeds;		/* classic: k 32-bit seeds */
 	uint64_t	 key, key2;	/* oph: the hash and densification keys */
 	unsigned char	*filled;	/* oph: scratch, k flags */
-	int		 simd;		/* use AVX2 when the CPU has it */
+	int		 simd;		/* 0 portable, 1 up to AVX2, 2 AVX-512 */
 };
 
 uint64_t pskd_splitmix64(uint64_t *state);
@@ -26,7 +26,7 @@ uint64_t pskd_fmix64(uint64_t h);
 void	pskd_minhash_init(struct pskd_minhash *mh, uint32_t k, uint32_t family,
 	    uint64_t seed);
 void	pskd_minhash_free(struct pskd_minhash *mh);
-/* 1 if the AVX2 path runs on this machine. */
+/* 1 if the AVX2 path runs on this machine (AVX-512: 2). */
 int	pskd_minhash_have_avx2(void);
 /*
  * The signature (k components) of a non-empty set given as its shingle

@@ -239,31 +239,40 @@ static void
 test_simd(void)
 {
 	struct pskd_minhash a, b;
-	uint32_t x[3000], s1[300], s2[300], ks[] = { 1, 7, 8, 15, 16, 17, 128,
-	    300 };
+	uint32_t x[3000], s1[300], s2[300], ks[] = { 1, 7, 8, 15, 16, 17, 31,
+	    32, 33, 48, 128, 300 };
 	uint64_t st = 42;
 	size_t i, n, t;
-	int same = 1;
+	int same[3] = { 1, 1, 1 }, level;
 
-	if (!pskd_minhash_have_avx2()) {
+	if (pskd_minhash_have_avx2() == 0) {
 		printf("skip - AVX2 against portable: no AVX2 on this CPU\n");
 		return;
 	}
 	for (i = 0; i < 3000; i++)
 		x[i] = (uint32_t)pskd_splitmix64(&st);
-	for (t = 0; t < sizeof(ks) / sizeof(ks[0]); t++) {
-		pskd_minhash_init(&a, ks[t], PSKD_FAMILY_CLASSIC, t);
-		pskd_minhash_init(&b, ks[t], PSKD_FAMILY_CLASSIC, t);
-		b.simd = 0;
-		for (n = 1; n <= 3000; n = n * 3 + 1) {
-			pskd_minhash_classic(&a, x, n, s1);
-			pskd_minhash_classic(&b, x, n, s2);
-			same &= memcmp(s1, s2, ks[t] * sizeof(*s1)) == 0;
+	for (level = 1; level <= pskd_minhash_have_avx2(); level++) {
+		for (t = 0; t < sizeof(ks) / sizeof(ks[0]); t++) {
+			pskd_minhash_init(&a, ks[t], PSKD_FAMILY_CLASSIC, t);
+			pskd_minhash_init(&b, ks[t], PSKD_FAMILY_CLASSIC, t);
+			a.simd = level;
+			b.simd = 0;
+			for (n = 1; n <= 3000; n = n * 3 + 1) {
+				pskd_minhash_classic(&a, x, n, s1);
+				pskd_minhash_classic(&b, x, n, s2);
+				same[level] &= memcmp(s1, s2, ks[t] *
+				    sizeof(*s1)) == 0;
+			}
+			pskd_minhash_free(&a);
+			pskd_minhash_free(&b);
 		}
-		pskd_minhash_free(&a);
-		pskd_minhash_free(&b);
 	}
-	ok(same, "AVX2 and portable classic MinHash give the same bits");
+	ok(same[1], "AVX2 and portable classic MinHash give the same bits");
+	if (pskd_minhash_have_avx2() == 2)
+		ok(same[2], "AVX-512 and portable classic MinHash give the "
+		    "same bits");
+	else
+		printf("skip - AVX-512 against portable: no AVX-512F here\n");
 }
 
 int
