@@ -98,7 +98,7 @@ rate() {	# label seconds bytes docs
 
 echo "-- CPU time (user + system, best of 3), MB/s of JSON Lines input"
 t1=$(cpu "pskd-shingle corpus.jsonl"); rate "pskd-shingle" "$t1" "$bytes" "$docs"
-t2=$(cpu "pskd-minhash shingles"); rate "pskd-minhash (classic, AVX2)" "$t2" "$bytes" "$docs"
+t2=$(cpu "pskd-minhash shingles"); rate "pskd-minhash (classic, SIMD)" "$t2" "$bytes" "$docs"
 t3=$(cpu "pskd-minhash --portable shingles"); rate "pskd-minhash (classic, portable)" "$t3" "$bytes" "$docs"
 t4=$(cpu "pskd-minhash -a oph shingles"); rate "pskd-minhash -a oph" "$t4" "$bytes" "$docs"
 t5=$(cpu "pskd-lsh -q sigs"); rate "pskd-lsh" "$t5" "$bytes" "$docs"
