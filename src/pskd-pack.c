@@ -12,7 +12,7 @@
 #include "pskd.h"
 
 static const char usage_text[] =
-    "pskd-pack [-e encodings] [-o file] [-t type] [file]";
+    "pskd-pack [-e encodings] [-o file] [-t type] [file ...]";
 
 static struct {
 	const char	*encodings;	/* -e */
@@ -89,12 +89,47 @@ binary_type(struct pskd_header *h, struct pskd_type *to)
 	free(list);
 }
 
+static void
+open_input(struct pskd_reader *r, const char *path)
+{
+	if (pskd_reader_open(r, path) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	inname = r->name;
+}
+
+static void
+read_header(struct pskd_reader *r, struct pskd_header *h)
+{
+	if (pskd_header_read(h, r, &perr) == -1)
+		fail_at(0, perr.msg);
+	if (h->type.params)
+		fail_at(0, "E9001: type not closed: a params type has no "
+		    "layout to pack");
+}
+
+/* A later operand must hold samples of the output's type. */
+static void
+same_type(const struct pskd_type *t, const struct pskd_type *to)
+{
+	char *a = pskd_type_format(t, NULL, 0);
+	char *b = pskd_type_format(to, NULL, 0);
+
+	if (strcmp(a, b) != 0) {
+		snprintf(perr.msg, sizeof(perr.msg), "E%d: type %s differs from "
+		    "the first input's %s", PSKD_E_MISMATCH, a, b);
+		fail_at(0, perr.msg);
+	}
+	free(a);
+	free(b);
+}
+
 /* Text samples, one a line. */
 static void
 pack_text(struct pskd_reader *r, struct pskd_sink *out, struct pskd_type *t)
 {
 	const unsigned char *line;
 	unsigned char *sample;
+	uint64_t base = out->count;
 	size_t len;
 	int rc;
 
@@ -103,7 +138,7 @@ pack_text(struct pskd_reader *r, struct pskd_sink *out, struct pskd_type *t)
 		memset(sample, 0, (size_t)t->sample_size);
 		if (pskd_sample_parse(t, line, len, sample, &perr) == -1) {
 			pskd_error_prefix(&perr, "sample %llu",
-			    (unsigned long long)out->count);
+			    (unsigned long long)(out->count - base));
 			fail_at(r->lineno, perr.msg);
 		}
 		pskd_sink_sample(out, sample, (size_t)t->sample_size);
@@ -179,7 +214,7 @@ pack_stream(struct pskd_reader *r, struct pskd_sink *out,
 	size_t ss = (size_t)t->sample_size, chunk;
 	const unsigned char *p;
 	unsigned char *conv = NULL;
-	uint64_t n, bad;
+	uint64_t n, bad, base = out->count;
 	ssize_t got;
 	size_t i;
 	int same = 1;
@@ -202,11 +237,11 @@ pack_stream(struct pskd_reader *r, struct pskd_sink *out,
 		if (n == 0) {
 			snprintf(perr.msg, sizeof(perr.msg), "E%d: truncated "
 			    "at sample %llu (%zd of %zu bytes)", PSKD_E_TRUNC,
-			    (unsigned long long)out->count, got, ss);
+			    (unsigned long long)(out->count - base), got, ss);
 			fail_at(0, perr.msg);
 		}
 		if (h->count != PSKD_COUNT_STREAM &&
-		    out->count + n > h->count) {
+		    out->count - base + n > h->count) {
 			snprintf(perr.msg, sizeof(perr.msg), "E%d: data after "
 			    "the last of %llu samples", PSKD_E_MAGIC,
 			    (unsigned long long)h->count);
@@ -214,13 +249,13 @@ pack_stream(struct pskd_reader *r, struct pskd_sink *out,
 		}
 		if (pskd_samples_check(t, p, n, &bad, &perr) == -1) {
 			pskd_error_prefix(&perr, "sample %llu",
-			    (unsigned long long)(out->count + bad));
+			    (unsigned long long)(out->count - base + bad));
 			fail_at(0, perr.msg);
 		}
 		if (same)
 			pskd_sink_samples(out, p, (size_t)n * ss, n);
 		else {
-			recode(t, to, p, conv, n, out->count);
+			recode(t, to, p, conv, n, out->count - base);
 			pskd_sink_samples(out, conv,
 			    (size_t)(n * to->sample_size), n);
 		}
@@ -228,10 +263,10 @@ pack_stream(struct pskd_reader *r, struct pskd_sink *out,
 		if (out->w.error)
 			break;
 	}
-	if (h->count != PSKD_COUNT_STREAM && out->count < h->count) {
+	if (h->count != PSKD_COUNT_STREAM && out->count - base < h->count) {
 		snprintf(perr.msg, sizeof(perr.msg), "E%d: truncated at sample "
 		    "%llu (%llu samples declared)", PSKD_E_TRUNC,
-		    (unsigned long long)out->count,
+		    (unsigned long long)(out->count - base),
 		    (unsigned long long)h->count);
 		fail_at(0, perr.msg);
 	}
@@ -257,7 +292,7 @@ main(int argc, char **argv)
 	const unsigned char *p;
 	const char *outname = "<stdout>";
 	ssize_t got;
-	int c, fd = 1, binary;
+	int c, i, fd = 1, binary;
 
 	pskd_setprogname(argv[0]);
 	while ((c = getopt_long(argc, argv, "e:o:t:", longopts, NULL)) != -1) {
@@ -272,24 +307,16 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc > 1)
-		pskd_usage_error(usage_text);
 	if (opt.output == NULL)
 		pskd_refuse_tty(1, outname);
 
-	if (pskd_reader_open(&r, argc ? argv[0] : NULL) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", argv[0]);
-	inname = r.name;
+	open_input(&r, argc ? argv[0] : NULL);
 	got = pskd_reader_peek(&r, 4, &p);
 	if (got < 0)
 		pskd_err(PSKD_EXIT_DATA, "%s", inname);
 	binary = got >= 4 && memcmp(p, PSKD_MAGIC, 4) == 0;
 	if (binary) {
-		if (pskd_header_read(&h, &r, &perr) == -1)
-			fail_at(0, perr.msg);
-		if (h.type.params)
-			fail_at(0, "E9001: type not closed: a params type has "
-			    "no layout to pack");
+		read_header(&r, &h);
 		binary_type(&h, &to);
 	} else {
 		if (opt.type == NULL) {
@@ -309,10 +336,26 @@ main(int argc, char **argv)
 		outname = opt.output;
 	}
 	pskd_sink_init(&out, fd, outname, &to, PSKD_COUNT_STREAM);
-	if (binary)
-		pack_stream(&r, &out, &h, &to);
-	else
-		pack_text(&r, &out, &to);
+	for (i = 0;;) {
+		if (binary) {
+			pack_stream(&r, &out, &h, &to);
+			pskd_header_free(&h);
+		} else
+			pack_text(&r, &out, &to);
+		pskd_reader_close(&r);
+		if (++i >= argc || out.w.error)
+			break;
+		/* The next operand: the same kind, the same type. */
+		open_input(&r, argv[i]);
+		got = pskd_reader_peek(&r, 4, &p);
+		if (got < 0)
+			pskd_err(PSKD_EXIT_DATA, "%s", inname);
+		if (binary) {
+			read_header(&r, &h);
+			same_type(&h.type, &to);
+		} else if (got >= 4 && memcmp(p, PSKD_MAGIC, 4) == 0)
+			fail_at(0, "E9005: a .psk.d stream after text samples");
+	}
 	if (pskd_sink_finish(&out) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", outname);
 	if (opt.output != NULL) {
@@ -321,6 +364,5 @@ main(int argc, char **argv)
 			pskd_err(PSKD_EXIT_DATA, "%s", opt.output);
 	} else
 		pskd_writer_finish(&out.w);
-	pskd_reader_close(&r);
 	return 0;
 }

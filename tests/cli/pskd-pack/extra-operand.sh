@@ -1,1 +1,0 @@
-pskd-pack a b
