@@ -17,7 +17,7 @@
 #include "lshmr.h"
 
 static const char usage_text[] =
-    "pskd-lsh [-qv] [-b B] [-r R] [-t T] [-i dir] [-m size]\n"
+    "pskd-lsh [-Pqv] [-b B] [-r R] [-t T] [-i dir] [-m size]\n"
     "                [--dropped file] [--verdicts file] [file ...]\n"
     "       pskd-lsh [-b B] [-r R] --map P -s shard -o prefix [file ...]\n"
     "       pskd-lsh --pairs\n"
@@ -52,7 +52,9 @@ usage(void)
 	    "  -m, --memory SIZE    memory for new index entries before they "
 	    "go to DIR\n"
 	    "                       (default 1G; suffixes K, M, G)\n"
-	    "  -q, --quiet          no statistics on stderr\n"
+	    "  -P, --progress       progress on stderr even if not a "
+	    "terminal\n"
+	    "  -q, --quiet          no statistics, no progress\n"
 	    "  -r, --rows R         rows per band (default 4); B x R = k\n"
 	    "  -t, --threshold T    estimated Jaccard of a near-duplicate "
 	    "(default 0.8)\n"
@@ -241,8 +243,13 @@ lsh_file(const char *path)
 		if (need == 0)
 			need = 1;
 	}
-	while ((rc = pskd_frame_next(&fr, &f)) == 1 && !out.error)
+	while ((rc = pskd_frame_next(&fr, &f)) == 1 && !out.error) {
 		one_document(&f);
+		if ((ndocs & 4095) == 0)
+			pskd_progress(0, "%llu documents, %llu kept",
+			    (unsigned long long)ndocs,
+			    (unsigned long long)nkept);
+	}
 	if (rc == -1) {
 		if (fr.err[0] == '\0')
 			pskd_err(PSKD_EXIT_DATA, "%s", fr.r.name);
@@ -355,7 +362,8 @@ main(int argc, char **argv)
 		{ "cluster", no_argument, NULL, 'C' },
 		{ "map", required_argument, NULL, 'M' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "pairs", no_argument, NULL, 'P' },
+		{ "pairs", no_argument, NULL, 'p' },
+		{ "progress", no_argument, NULL, 'P' },
 		{ "shard", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -369,11 +377,11 @@ main(int argc, char **argv)
 
 	pskd_setprogname(argv[0]);
 	memset(&mr, 0, sizeof(mr));
-	while ((c = getopt_long(argc, argv, "b:i:m:o:qr:s:t:v", longopts,
+	while ((c = getopt_long(argc, argv, "b:i:m:o:Pqr:s:t:v", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'A': apply = optarg; mode = c; break;
-		case 'C': case 'P': mode = c; break;
+		case 'C': case 'p': mode = c; break;
 		case 'M':
 			mr.parts = (uint32_t)parse_num(optarg, "--map", 0);
 			if (mr.parts > 1024) {
@@ -396,7 +404,11 @@ main(int argc, char **argv)
 		case 'b': opt.b = (uint32_t)parse_num(optarg, "-b", 0); break;
 		case 'i': opt.dir = optarg; break;
 		case 'm': opt.mem = parse_num(optarg, "-m", 1); break;
-		case 'q': opt.quiet = 1; break;
+		case 'P': pskd_progress_mode = 1; break;
+		case 'q':
+			opt.quiet = 1;
+			pskd_progress_mode = -1;
+			break;
 		case 'r':
 			opt.r = (uint32_t)parse_num(optarg, "-r", 0);
 			if (opt.r > 64) {
@@ -433,7 +445,7 @@ main(int argc, char **argv)
 		pskd_lshmr_map(&mr, argv, argc);
 		return 0;
 	}
-	if (mode == 'P') {
+	if (mode == 'p') {
 		if (argc > 0)
 			pskd_usage_error(usage_text);
 		pskd_lshmr_pairs();
@@ -482,6 +494,8 @@ main(int argc, char **argv)
 	for (i = 0; i < argc && !out.error; i++)
 		lsh_file(argv[i]);
 	mem = pskd_lsh_memory(&ix);
+	pskd_progress(1, "%llu documents, %llu kept", (unsigned long long)ndocs,
+	    (unsigned long long)nkept);
 	pskd_writer_finish(&out);
 	if (opt.verdicts)
 		commit_out(&vf, &vw);
