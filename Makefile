@@ -80,6 +80,11 @@ check-run: all $(UNITS) $(REPLAYS)
 deps:
 	@sh tests/deps/install
 
+# README command 1: build the example dataset from the bundled corpus.
+demo: deps all
+	@$(MAKE) --no-print-directory -C examples all
+	@$(MAKE) --no-print-directory -s -C examples summary
+
 # The whole suite again under a sanitizer, in its own build folder.  Leak
 # reports are off: a program that exits on an error frees nothing, on purpose.
 SANFLAGS = -O1 -g -fno-omit-frame-pointer
@@ -133,7 +138,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf bin build
+	rm -rf bin build examples/data
 
-.PHONY: all check check-run deps asan ubsan fuzz bench lint install \
+.PHONY: all check check-run deps demo asan ubsan fuzz bench lint install \
 	uninstall clean
