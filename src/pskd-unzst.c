@@ -75,7 +75,7 @@ out_added(size_t n)
 }
 
 static enum format
-sniff(const unsigned char *p, size_t n)
+sniff(const unsigned char *p, size_t n, int force)
 {
 	static const unsigned char zmagic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 	uint32_t m;
@@ -91,12 +91,18 @@ sniff(const unsigned char *p, size_t n)
 			return FMT_ZSTD;
 		return FMT_OTHER;
 	}
-	/* Too short for a whole magic number: a truncated one? */
+	/*
+	 * Too short for a whole magic number: with -f, data to copy; else
+	 * a truncated magic number, when it is the start of one.
+	 */
+	if (force)
+		return FMT_OTHER;
 	if (n == 1 && p[0] == 0x1f)
 		return FMT_GZIP;
 	if (memcmp(p, zmagic, n) == 0)
 		return FMT_ZSTD;
-	if (n < 3 && (p[0] & 0xf0) == 0x50 && (n < 2 || p[1] == 0x2a))
+	if (n >= 2 && (p[0] & 0xf0) == 0x50 && p[1] == 0x2a &&
+	    (n < 3 || p[2] == 0x4d))
 		return FMT_ZSTD;
 	return FMT_OTHER;
 }
@@ -269,7 +275,7 @@ unzst(const char *path, int force)
 	got = pskd_reader_peek(&r, 4, &p);
 	if (got < 0)
 		fail("%s: %s", r.name, strerror(errno));
-	switch (sniff(p, (size_t)got)) {
+	switch (sniff(p, (size_t)got, force)) {
 	case FMT_EMPTY:
 		break;
 	case FMT_ZSTD:
