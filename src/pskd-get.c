@@ -432,6 +432,8 @@ progress(struct job *j, double t0, uint64_t got0, int final)
 
 /* ---- one transfer: curl, headers, body ---------------------------------- */
 
+#define WRITEBACK	(8u << 20)	/* start writeback every 8 MiB */
+
 enum outcome {
 	T_DONE,		/* curl finished the response */
 	T_RETRY,	/* a transient fault: back off, resume */
@@ -447,6 +449,7 @@ struct xfer {
 	struct pskd_sha256 h;		/* of bytes [0, have) */
 	uint64_t	 have;		/* bytes written and hashed */
 	uint64_t	 vouched;	/* bytes the checkpoint on disk covers */
+	uint64_t	 flushed;	/* bytes whose writeback was started */
 	uint64_t	 expected;
 	int		 expected_known;
 	char		*etag, *lastmod;
@@ -462,6 +465,7 @@ struct xfer {
 static void
 restart_state(struct xfer *x)
 {
+	x->flushed = 0;
 	pskd_sha256_free(&x->h);
 	pskd_sha256_init(&x->h);
 	x->have = 0;
@@ -573,6 +577,16 @@ store(struct xfer *x, const unsigned char *p, size_t n)
 	x->have += n;
 	x->j->have = x->have;
 	x->j->expected = x->expected_known ? x->expected : 0;
+	/*
+	 * Start writing the bytes back now, without waiting: the disk works
+	 * while the network does, and the fdatasync of a checkpoint or of
+	 * the end waits only for what is still in flight.
+	 */
+	if (x->fd != -1 && x->have - x->flushed >= WRITEBACK) {
+		(void)sync_file_range(x->fd, (off_t)x->flushed,
+		    (off_t)(x->have - x->flushed), SYNC_FILE_RANGE_WRITE);
+		x->flushed = x->have;
+	}
 	return 0;
 }
 
@@ -835,7 +849,7 @@ resume_partial(struct xfer *x, const char *path)
 		r = -1;
 		goto out;
 	}
-	x->have = x->vouched = c.verified;
+	x->have = x->vouched = x->flushed = c.verified;
 	x->j->have = x->have;
 	x->expected = c.expected;
 	x->expected_known = c.expected_known;
