@@ -135,7 +135,7 @@ best_match(uint32_t k, uint32_t *doc, uint32_t *eq)
 
 	ncand = 0;
 	for (j = 0; j < ix.b; j++) {
-		keys[j] = pskd_band_key(sig, j, ix.r);
+		keys[j] = pskd_band_key(sketch, j, ix.r);
 		pskd_lsh_lookup(&ix, j, keys[j], add_cand, NULL);
 	}
 	if (ncand > 1)

@@ -20,18 +20,10 @@
 #define MANIFEST	"manifest"
 
 uint32_t
-pskd_band_key(const uint32_t *sig, uint32_t band, uint32_t r)
+pskd_band_key(const unsigned char *sketch, uint32_t band, uint32_t r)
 {
-	unsigned char b[4 * 64];
-	uint64_t h;
-	uint32_t i;
-
-	if (r > 64)
-		r = 64;		/* pskd-lsh refuses -r above 64 */
-	for (i = 0; i < r; i++)
-		pskd_put_le32(b + 4 * i, sig[band * r + i]);
-	h = XXH3_64bits_withSeed(b, 4 * (size_t)r, band);
-	return (uint32_t)(h >> 32);
+	return (uint32_t)(XXH3_64bits_withSeed(sketch + (size_t)band * r, r,
+	    band) >> 32);
 }
 
 static char *
@@ -117,10 +109,11 @@ map_base(struct pskd_lsh_index *ix, char *err, size_t errsize)
 		}
 	}
 	for (j = 0; j < ix->b; j++) {
-		snprintf(name, sizeof(name), "band-%03" PRIu32, j);
+		snprintf(name, sizeof(name), "band-%03" PRIu32 ".%" PRIu64, j,
+		    ix->gen);
 		if (map_file(ix, name, 0, &ix->band[j], err, errsize) == -1)
 			return -1;
-		if (ix->band[j].size % 8 != 0) {
+		if (ix->band[j].size % 4 != 0) {
 			snprintf(err, errsize, "%s/%s: not a whole number of "
 			    "entries (the index is damaged)", ix->dir, name);
 			return -1;
@@ -203,11 +196,12 @@ read_manifest(struct pskd_lsh_index *ix, uint32_t b, uint32_t r, char *err,
 		else if (strcmp(key, "rows") == 0) ix->r = (uint32_t)v;
 		else if (strcmp(key, "docs") == 0) ix->nbase = (uint32_t)v;
 		else if (strcmp(key, "id_bytes") == 0) ix->idbytes = v;
+		else if (strcmp(key, "generation") == 0) ix->gen = v;
 		else
 			goto bad;
 		seen++;
 	}
-	if (seen != 11 || fp->k == 0 || ix->b == 0 || ix->b * ix->r != fp->k)
+	if (seen != 12 || fp->k == 0 || ix->b == 0 || ix->b * ix->r != fp->k)
 		goto bad;
 	if (ix->b != b || ix->r != r) {
 		snprintf(err, errsize, "%s: the index was made with -b %" PRIu32
@@ -298,28 +292,55 @@ pskd_lsh_params(struct pskd_lsh_index *ix, const struct pskd_frame_params *fp,
 	return 0;
 }
 
+/* The key of entry i of band j's partition on disk. */
+static uint64_t
+base_key(const struct pskd_lsh_index *ix, uint32_t band, size_t i,
+    uint32_t *doc)
+{
+	*doc = pskd_get_le32(ix->band[band].p + 4 * i);
+	if (*doc >= ix->nbase)
+		pskd_errx(PSKD_EXIT_DATA, "%s/band-%03" PRIu32 ".%" PRIu64
+		    ": document %" PRIu32 " out of range (the index is "
+		    "damaged)", ix->dir, band, ix->gen, *doc);
+	return pskd_band_key(ix->sketches.p + (size_t)*doc * ix->fp.k, band,
+	    ix->r);
+}
+
 void
 pskd_lsh_lookup(const struct pskd_lsh_index *ix, uint32_t band, uint32_t key,
     void (*fn)(void *, uint32_t), void *arg)
 {
 	const struct pskd_band_table *t = &ix->table[band];
-	const unsigned char *e = ix->band[band].p;
-	size_t lo = 0, hi = ix->band[band].size / 8, mid, s;
+	size_t n = ix->band[band].size / 4, lo = 0, hi = n, mid, s;
+	uint64_t klo = 0, khi = 1ULL << 32, km;
 	uint32_t doc;
+	int step = 0;
 
+	/*
+	 * Lower bound of key among entries sorted by the key their sketch
+	 * gives.  Keys are uniform, so interpolation finds it in a few
+	 * probes; every other step bisects, which bounds the worst case.
+	 */
 	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (pskd_get_le32(e + 8 * mid) < key)
+		if ((step++ & 1) == 0 && hi - lo > 8 && hi - lo < (1u << 31) &&
+		    khi > klo) {
+			mid = lo + (size_t)((key - klo) * (hi - lo) /
+			    (khi - klo));
+			if (mid >= hi)
+				mid = hi - 1;
+		} else
+			mid = lo + (hi - lo) / 2;
+		km = base_key(ix, band, mid, &doc);
+		if (km < key) {
 			lo = mid + 1;
-		else
+			klo = km;
+		} else {
 			hi = mid;
+			khi = km;
+		}
 	}
-	for (; lo < ix->band[band].size / 8 &&
-	    pskd_get_le32(e + 8 * lo) == key; lo++) {
-		doc = pskd_get_le32(e + 8 * lo + 4);
-		if (doc < ix->nbase)
-			fn(arg, doc);
-	}
+	for (; lo < n && base_key(ix, band, lo, &doc) == key; lo++)
+		fn(arg, doc);
 	for (s = key & t->mask; t->slot[s] != 0; s = (s + 1) & t->mask)
 		if ((uint32_t)(t->slot[s] >> 32) == key)
 			fn(arg, (uint32_t)t->slot[s] - 1);
@@ -428,25 +449,26 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Merge band j's partition on disk with its table into a new partition. */
+/* Merge band j's partition on disk with its table into the next one. */
 static int
 write_band(struct pskd_lsh_index *ix, uint32_t j, char *err, size_t errsize)
 {
 	struct pskd_band_table *t = &ix->table[j];
 	struct pskd_outfile of;
 	struct pskd_writer w;
-	const unsigned char *e = ix->band[j].p;
-	size_t nb = ix->band[j].size / 8, nt = 0, a = 0, c = 0, i;
+	size_t nb = ix->band[j].size / 4, nt = 0, a = 0, c = 0, i;
 	uint64_t *v, x, y;
-	unsigned char rec[8];
-	char name[32], *path;
+	uint32_t doc;
+	unsigned char rec[4];
+	char name[48], *path;
 
 	v = pskd_xreallocarray(NULL, t->used + 1, sizeof(*v));
 	for (i = 0; i <= t->mask; i++)
 		if (t->slot[i] != 0)
 			v[nt++] = t->slot[i] - 1;	/* key << 32 | doc */
 	qsort(v, nt, sizeof(*v), cmp_u64);
-	snprintf(name, sizeof(name), "band-%03" PRIu32, j);
+	snprintf(name, sizeof(name), "band-%03" PRIu32 ".%" PRIu64, j,
+	    ix->gen + 1);
 	path = path_in(ix, name);
 	if (pskd_outfile_open(&of, path) == -1) {
 		snprintf(err, errsize, "%s: %s", path, strerror(errno));
@@ -455,21 +477,19 @@ write_band(struct pskd_lsh_index *ix, uint32_t j, char *err, size_t errsize)
 		return -1;
 	}
 	pskd_writer_init(&w, of.fd, path);
+	x = a < nb ? base_key(ix, j, a, &doc) << 32 | doc : UINT64_MAX;
 	while (a < nb || c < nt) {
-		x = a < nb ? (uint64_t)pskd_get_le32(e + 8 * a) << 32 |
-		    pskd_get_le32(e + 8 * a + 4) : UINT64_MAX;
 		y = c < nt ? v[c] : UINT64_MAX;
-		if (a < nb && (uint32_t)x >= ix->nbase) {
-			a++;	/* left over from a run that did not finish */
-			continue;
-		}
-		if (a < nb && (c >= nt || x <= y))
+		if (a < nb && x <= y) {
+			pskd_put_le32(rec, (uint32_t)x);
 			a++;
-		else
-			x = y, c++;
-		pskd_put_le32(rec, (uint32_t)(x >> 32));
-		pskd_put_le32(rec + 4, (uint32_t)x);
-		pskd_writer_write(&w, rec, 8);
+			x = a < nb ? base_key(ix, j, a, &doc) << 32 | doc :
+			    UINT64_MAX;
+		} else {
+			pskd_put_le32(rec, (uint32_t)y);
+			c++;
+		}
+		pskd_writer_write(&w, rec, 4);
 	}
 	free(v);
 	if (pskd_writer_flush(&w) == -1 || pskd_outfile_commit(&of) == -1) {
@@ -498,9 +518,9 @@ write_manifest(struct pskd_lsh_index *ix, uint64_t idbytes, char *err,
 	    "\nn %" PRIu32 "\nnorm %" PRIu32 "\nshingle_seed %" PRIu64
 	    "\nk %" PRIu32 "\nfamily %" PRIu32 "\nminhash_seed %" PRIu64
 	    "\nbands %" PRIu32 "\nrows %" PRIu32 "\ndocs %" PRIu32
-	    "\nid_bytes %" PRIu64 "\n", fp->unit, fp->n, fp->norm,
-	    fp->shingle_seed, fp->k, fp->family, fp->minhash_seed, ix->b,
-	    ix->r, ix->ndocs, idbytes);
+	    "\nid_bytes %" PRIu64 "\ngeneration %" PRIu64 "\n", fp->unit,
+	    fp->n, fp->norm, fp->shingle_seed, fp->k, fp->family,
+	    fp->minhash_seed, ix->b, ix->r, ix->ndocs, idbytes, ix->gen + 1);
 	if (pskd_outfile_open(&of, path) == -1 ||
 	    pskd_write_all(of.fd, text, (size_t)n) == -1 ||
 	    pskd_outfile_commit(&of) == -1) {
@@ -550,10 +570,18 @@ pskd_lsh_save(struct pskd_lsh_index *ix, char *err, size_t errsize)
 	unmap(&ix->ids);
 	unmap(&ix->idoff);
 	for (j = 0; j < ix->b; j++) {
+		char name[48], *path;
+
 		unmap(&ix->band[j]);
 		free(ix->table[j].slot);
 		table_init(&ix->table[j], TABLE_MIN);
+		snprintf(name, sizeof(name), "band-%03" PRIu32 ".%" PRIu64, j,
+		    ix->gen);
+		path = path_in(ix, name);
+		(void)unlink(path);	/* the previous generation */
+		free(path);
 	}
+	ix->gen++;
 	ix->nbase = ix->ndocs;
 	ix->idbytes = idbytes;
 	ix->newsk.len = 0;

@@ -36,6 +36,7 @@ struct pskd_lsh_index {
 	/* Documents 0 .. nbase-1 are on disk, nbase .. ndocs-1 in memory. */
 	uint32_t	 nbase, ndocs;
 	uint64_t	 idbytes;	/* bytes of base ids */
+	uint64_t	 gen;		/* generation of the band partitions */
 	struct pskd_map	 sketches, ids, idoff;
 	struct pskd_map	*band;		/* b sorted partitions */
 	struct pskd_band_table *table;	/* b tables of this run's documents */
@@ -45,13 +46,18 @@ struct pskd_lsh_index {
 	size_t		 newoffcap;
 };
 
-/* The sketch byte of a component, and a band's 32-bit key. */
+/*
+ * The sketch byte of a component, and a band's 32-bit key: the high half of
+ * XXH3-64, seeded with the band's number, of its r sketch bytes, so the
+ * partitions on disk need hold only document numbers.
+ */
 static inline unsigned char
 pskd_sketch_byte(uint32_t c)
 {
 	return (unsigned char)c;
 }
-uint32_t pskd_band_key(const uint32_t *sig, uint32_t band, uint32_t r);
+uint32_t pskd_band_key(const unsigned char *sketch, uint32_t band,
+	    uint32_t r);
 
 /*
  * Open the index: in memory only (dir NULL), or in dir (created when

@@ -85,6 +85,7 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 	struct pskd_frame_params first;
 	struct pskd_frame f;
 	uint32_t *sig = NULL, j, key, part, doc = 0, i;
+	unsigned char *sk = NULL;
 	const char *what;
 	char suffix[32];
 	int rc, p, have = 0;
@@ -112,6 +113,7 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 			first = fr.fp;
 			have = 1;
 			sig = pskd_xreallocarray(NULL, first.k, sizeof(*sig));
+			sk = pskd_xmalloc(first.k);
 			params_line(&dw, &first, mr->b, mr->r, mr->shard);
 		} else if ((what = pskd_frame_params_differ(&fr.fp,
 		    &first)) != NULL)
@@ -122,15 +124,16 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 			    f.count ? 's' : 'e');
 			if (f.count) {
 				pskd_frame_values_u32(&f, sig);
-				for (j = 0; j < first.k; j++)
-					pskd_writer_printf(&dw, "%02x",
-					    pskd_sketch_byte(sig[j]));
+				for (j = 0; j < first.k; j++) {
+					sk[j] = pskd_sketch_byte(sig[j]);
+					pskd_writer_printf(&dw, "%02x", sk[j]);
+				}
 			}
 			pskd_writer_putc(&dw, '\t');
 			pskd_tsv_field(&dw, f.id, f.idlen);
 			pskd_writer_putc(&dw, '\n');
 			for (j = 0; f.count && j < mr->b; j++) {
-				key = pskd_band_key(sig, j, mr->r);
+				key = pskd_band_key(sk, j, mr->r);
 				part = (uint32_t)(((uint64_t)key *
 				    mr->parts) >> 32);
 				pskd_writer_printf(&kw[part], "%08" PRIx32
@@ -152,6 +155,7 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 	for (i = 0; i < mr->parts; i++)
 		out_commit(&kof[i], &kw[i]);
 	free(sig);
+	free(sk);
 }
 
 static uint32_t

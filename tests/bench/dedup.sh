@@ -124,7 +124,9 @@ cat lsh.err
 kept=$(sed -n 's/.*kept \([0-9]*\),.*/\1/p' lsh.err | head -1)
 disk=$(du -sb index | cut -f1)
 awk -v d="$disk" -v k="$kept" 'BEGIN { printf "index on disk: %d bytes, %.0f bytes per kept document\n", d, d / k }'
-/usr/bin/time -f "pskd-lsh peak RSS: %M KB" pskd-lsh -q sigs > /dev/null
+/usr/bin/time -f "pskd-lsh peak RSS: %M KB (in-memory run)" pskd-lsh -q sigs > /dev/null
+/usr/bin/time -f "pskd-lsh peak RSS: %M KB (the corpus again against the index on disk)" \
+    pskd-lsh -q -i index sigs > /dev/null
 
 echo "-- accuracy of the two families (k = 128): estimate - exact J over pairs"
 $py - "$top" <<'PY'
