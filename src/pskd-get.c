@@ -600,11 +600,12 @@ judge(struct xfer *x, struct pskd_http *hd)
 	if (st == 0) {				/* file:// */
 		if (!hd->length_known)
 			return T_FAIL;
-		if (from > 0 && x->lastmod && hd->lastmod &&
-		    strcmp(x->lastmod, hd->lastmod) != 0)
-			return T_RESTART;	/* the file changed */
-		if (from > hd->length)
+		if ((from > 0 && x->lastmod && hd->lastmod &&
+		    strcmp(x->lastmod, hd->lastmod) != 0) ||
+		    from > hd->length) {
+			x->why = "the remote file changed during the transfer";
 			return T_RESTART;
+		}
 		hd->range_total = hd->length;
 		hd->range_total_known = 1;
 		st = from > 0 ? 206 : 200;
@@ -640,8 +641,11 @@ judge(struct xfer *x, struct pskd_http *hd)
 		}
 		if (hd->range_total_known) {
 			if (x->expected_known && x->expected !=
-			    hd->range_total)
+			    hd->range_total) {
+				x->why = "the remote file changed during the "
+				    "transfer";
 				return x->fd == -1 ? T_FAIL : T_RESTART;
+			}
 			x->expected_known = 1;
 			x->expected = hd->range_total;
 		}
