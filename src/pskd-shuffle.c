@@ -4,10 +4,12 @@
  * slice, resumed at a position, grouped into batches, cut after n.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pskd.h"
 #include "perm.h"
@@ -110,6 +112,42 @@ print_indices(uint64_t nout, uint64_t per)
 	pskd_writer_finish(&w);
 }
 
+/*
+ * Append len bytes at offset off of the file to the output with pread(2)
+ * straight into the writer's buffer.  The samples are read, not copied
+ * from the map: in random order, faulting the map's pages in costs more
+ * than a system call per sample (2 GiB of 8 KiB samples: 2.4 s with
+ * pread, 3.7 s copying from the map, 2.5 to 6.5 s with writev(2) from the
+ * map, which also holds the pipe's lock while it copies).
+ */
+static void
+copy_out(struct pskd_writer *w, int fd, const char *name, uint64_t off,
+    uint64_t len)
+{
+	ssize_t got;
+	size_t n;
+
+	while (len > 0 && !w->error) {
+		if (w->len == w->cap && pskd_writer_flush(w) == -1)
+			return;
+		n = w->cap - w->len;
+		if (len < n)
+			n = (size_t)len;
+		got = pread(fd, w->buf + w->len, n, (off_t)off);
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got == -1)
+			pskd_err(PSKD_EXIT_DATA, "%s", name);
+		if (got == 0)
+			pskd_errx(PSKD_EXIT_DATA, "%s: E%d: truncated while "
+			    "reading (the file changed)", name, PSKD_E_TRUNC);
+		w->len += (size_t)got;
+		w->total += (uint64_t)got;
+		off += (uint64_t)got;
+		len -= (uint64_t)got;
+	}
+}
+
 static void
 write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
 {
@@ -117,21 +155,21 @@ write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
 	struct pskd_type bt;
 	struct pskd_error perr;
 	struct pskd_sink out;
-	uint64_t k, b, *idx;
-	size_t i, ss = (size_t)t->sample_size;
+	uint64_t k, b, *idx, ss = t->sample_size, data = f->h.size;
+	size_t i;
 	char *text, *list;
+	int fd;
+
+	if ((fd = open(f->name, O_RDONLY | O_CLOEXEC)) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", f->name);
 
 	if (opt.batch == 0) {
 		pskd_sink_init(&out, 1, "<stdout>", t, nout);
-		/*
-		 * Copied through the writer's buffer: the copies from random
-		 * places of the map then happen outside the pipe's lock, in
-		 * parallel with the reader (writev(2) straight from the map
-		 * measured slower).
-		 */
-		for (k = 0; k < nout && !out.w.error; k++)
-			pskd_sink_sample(&out, pskd_file_sample(f,
-			    next_sample()), ss);
+		for (k = 0; k < nout && !out.w.error; k++) {
+			copy_out(&out.w, fd, f->name, data + next_sample() * ss,
+			    ss);
+			out.count++;
+		}
 	} else {
 		text = pskd_type_format(t, "batch", opt.batch);
 		if (pskd_type_parse(&bt, text, strlen(text), &perr) == -1)
@@ -151,15 +189,15 @@ write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
 			/* Leaf by leaf: the B inputs, then the B targets. */
 			for (i = 0; i < t->nleaves; i++)
 				for (b = 0; b < per; b++)
-					pskd_writer_write(&out.w,
-					    pskd_file_sample(f, idx[b]) +
-					    t->leaves[i].offset,
-					    (size_t)t->leaves[i].size);
+					copy_out(&out.w, fd, f->name, data +
+					    idx[b] * ss + t->leaves[i].offset,
+					    t->leaves[i].size);
 			out.count++;
 		}
 		free(idx);
 		pskd_type_free(&bt);
 	}
+	close(fd);
 	if (pskd_sink_finish(&out) == -1)
 		pskd_err(PSKD_EXIT_DATA, "<stdout>");
 	pskd_writer_finish(&out.w);
