@@ -148,6 +148,28 @@ copy_out(struct pskd_writer *w, int fd, const char *name, uint64_t off,
 	}
 }
 
+/* Read len bytes at offset off of the file into dst. */
+static void
+read_at(int fd, const char *name, unsigned char *dst, size_t len,
+    uint64_t off)
+{
+	ssize_t got;
+
+	while (len > 0) {
+		got = pread(fd, dst, len, (off_t)off);
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got == -1)
+			pskd_err(PSKD_EXIT_DATA, "%s", name);
+		if (got == 0)
+			pskd_errx(PSKD_EXIT_DATA, "%s: E%d: truncated while "
+			    "reading (the file changed)", name, PSKD_E_TRUNC);
+		dst += got;
+		len -= (size_t)got;
+		off += (uint64_t)got;
+	}
+}
+
 static void
 write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
 {
@@ -156,6 +178,7 @@ write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
 	struct pskd_error perr;
 	struct pskd_sink out;
 	uint64_t k, b, *idx, ss = t->sample_size, data = f->h.size;
+	unsigned char *batch = NULL;
 	size_t i;
 	char *text, *list;
 	int fd;
@@ -183,17 +206,31 @@ write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
 		pskd_sink_init(&out, 1, "<stdout>", &bt, nout);
 		idx = nout == 0 ? NULL :
 		    pskd_xreallocarray(NULL, (size_t)per, sizeof(*idx));
+		/* Whole samples in one read each, when a batch fits. */
+		if (nout > 0 && t->nleaves > 1 && per <= (64u << 20) / ss)
+			batch = pskd_xmalloc((size_t)(per * ss));
 		for (k = 0; k < nout && !out.w.error; k++) {
-			for (b = 0; b < per; b++)
+			for (b = 0; b < per; b++) {
 				idx[b] = next_sample();
+				if (batch != NULL)
+					read_at(fd, f->name, batch + b * ss,
+					    (size_t)ss, data + idx[b] * ss);
+			}
 			/* Leaf by leaf: the B inputs, then the B targets. */
 			for (i = 0; i < t->nleaves; i++)
 				for (b = 0; b < per; b++)
-					copy_out(&out.w, fd, f->name, data +
-					    idx[b] * ss + t->leaves[i].offset,
-					    t->leaves[i].size);
+					if (batch != NULL)
+						pskd_writer_write(&out.w, batch +
+						    b * ss + t->leaves[i].offset,
+						    (size_t)t->leaves[i].size);
+					else
+						copy_out(&out.w, fd, f->name,
+						    data + idx[b] * ss +
+						    t->leaves[i].offset,
+						    t->leaves[i].size);
 			out.count++;
 		}
+		free(batch);
 		free(idx);
 		pskd_type_free(&bt);
 	}

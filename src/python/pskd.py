@@ -261,7 +261,8 @@ def _long(a):
 class PskdDataset:
     """A map-style dataset over a .psk.d file (np.memmap, no copy).
 
-    Window samples -- (idx[V][seq: T], idx[V][seq: T]), or
+    Window samples -- two idx leaves of one bound and one dimension of the
+    same length, as (idx[V][seq: T], idx[V][seq: T]), or one leaf
     idx[V][seq: T+1] as pskd-window --single writes them -- come back as
     (input, target) LongTensors of T ids (int64 numpy arrays without
     torch).  Any other type comes back as its leaves: a numpy array, or a
@@ -580,6 +581,8 @@ def loader(dataset, batch_size, seed, epoch=1, rank=0, world=1, start=0,
     """A torch DataLoader over dataset yielding the batches of
     pskd-shuffle -B batch_size -s seed -e epoch (each read with one
     fancy-indexing call).  The sampler is loader(...).sampler."""
+    if torch is None:
+        raise ImportError("pskd.loader needs torch (python3-torch)")
     s = PskdBatchSampler(len(dataset), batch_size, seed, epoch, rank, world,
                          start)
     return torch.utils.data.DataLoader(dataset, sampler=s, batch_size=None,
