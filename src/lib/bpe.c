@@ -43,8 +43,12 @@ struct long_entry {
 	uint32_t	 ids[LONG_IDS];
 };
 
+/* Short pieces that are not tokens: merged once, remembered longer. */
+#define MERGED_BITS	16
+
 struct pskd_bpe_cache {
 	struct cache_entry e[1u << CACHE_BITS];
+	struct cache_entry m[1u << MERGED_BITS];
 	struct long_entry l[1u << LONG_BITS];
 };
 
@@ -335,7 +339,7 @@ static inline size_t
 piece_short(struct pskd_bpe *e, const unsigned char *p, size_t n,
     uint64_t k0, uint32_t k1, uint64_t h, uint32_t *out)
 {
-	struct cache_entry *c;
+	struct cache_entry *c, *mc;
 	uint32_t k;
 	size_t m;
 
@@ -353,8 +357,21 @@ piece_short(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	} else if (n == 1) {
 		out[0] = byte_token(e->ranks, p[0]);
 		m = 1;
-	} else
-		m = merge(e, p, n, out);
+	} else {
+		mc = &e->cache->m[h & ((1u << MERGED_BITS) - 1)];
+		if (mc->k0 == k0 && mc->k1 == k1) {
+			m = mc->nids;
+			memcpy(out, mc->ids, m * sizeof(*out));
+		} else {
+			m = merge(e, p, n, out);
+			if (m <= CACHE_IDS) {
+				mc->k0 = k0;
+				mc->k1 = k1;
+				mc->nids = (uint32_t)m;
+				memcpy(mc->ids, out, m * sizeof(*out));
+			}
+		}
+	}
 	if (m <= CACHE_IDS) {
 		c->k0 = k0;
 		c->k1 = k1;
