@@ -477,6 +477,8 @@ main(int argc, char **argv)
 		pskd_writer_finish(&out);
 		if (opt.dropped)
 			commit_out(&df, &dw);
+		pskd_reader_close(&vr);
+		pskd_buf_free(&idb);
 		return 0;
 	}
 

@@ -86,16 +86,20 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 	struct pskd_frame f;
 	uint32_t *sig = NULL, j, key, part, doc = 0, i;
 	unsigned char *sk = NULL;
+	char **names;
 	const char *what;
 	char suffix[32];
 	int rc, p, have = 0;
 
 	kof = pskd_xcalloc(mr->parts, sizeof(*kof));
 	kw = pskd_xcalloc(mr->parts, sizeof(*kw));
-	out_open(&dof, &dw, name_of(mr->prefix, ".docs"));
+	names = pskd_xcalloc((size_t)mr->parts + 1, sizeof(*names));
+	names[mr->parts] = name_of(mr->prefix, ".docs");
+	out_open(&dof, &dw, names[mr->parts]);
 	for (i = 0; i < mr->parts; i++) {
 		snprintf(suffix, sizeof(suffix), ".keys-%03" PRIu32, i);
-		out_open(&kof[i], &kw[i], name_of(mr->prefix, suffix));
+		names[i] = name_of(mr->prefix, suffix);
+		out_open(&kof[i], &kw[i], names[i]);
 	}
 	for (p = 0; p < (npaths ? npaths : 1); p++) {
 		if (pskd_frame_reader_open(&fr, npaths ? paths[p] : NULL,
@@ -154,6 +158,11 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 	out_commit(&dof, &dw);
 	for (i = 0; i < mr->parts; i++)
 		out_commit(&kof[i], &kw[i]);
+	for (i = 0; i <= mr->parts; i++)
+		free(names[i]);
+	free(names);
+	free(kof);
+	free(kw);
 	free(sig);
 	free(sk);
 }
@@ -481,6 +490,14 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 		pskd_errx(PSKD_EXIT_DATA, "<stdin>:%" PRIu64 ": a pair of a "
 		    "document no shard has", r.lineno);
 	pskd_reader_close(&r);
+	for (s = 0; s < n; s++) {
+		free(sh[s].sk);
+		free(sh[s].st);
+		free(sh[s].kept);
+		free(sh[s].idoff);
+		pskd_buf_free(&sh[s].ids);
+	}
+	free(sh);
 	if (!quiet)
 		pskd_warnx("documents %" PRIu64 ", kept %" PRIu64 ", "
 		    "near-duplicates %" PRIu64 ", empty %" PRIu64, ndocs,
