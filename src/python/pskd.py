@@ -273,8 +273,8 @@ class PskdDataset:
     tokens[k*S .. k*S+T] of pskd-window -t T -s S, cut on the fly.
 
     An index may be an int or an array of ints: an array reads the whole
-    batch with one fancy-indexing call and returns stacked arrays, (B, T)
-    for windows.
+    batch into one buffer (a pread per sample) and returns stacked arrays,
+    (B, T) for windows.
     """
 
     def __init__(self, path, seq=None, stride=None):
@@ -606,7 +606,7 @@ def loader(dataset, batch_size, seed, epoch=1, rank=0, world=1, start=0,
            **kwargs):
     """A torch DataLoader over dataset yielding the batches of
     pskd-shuffle -B batch_size -s seed -e epoch (each read with one
-    fancy-indexing call).  The sampler is loader(...).sampler."""
+    read of the batch).  The sampler is loader(...).sampler."""
     if torch is None:
         raise ImportError("pskd.loader needs torch (python3-torch)")
     s = PskdBatchSampler(len(dataset), batch_size, seed, epoch, rank, world,
