@@ -605,8 +605,8 @@ class PskdBatchSampler(PskdSampler):
 def loader(dataset, batch_size, seed, epoch=1, rank=0, world=1, start=0,
            **kwargs):
     """A torch DataLoader over dataset yielding the batches of
-    pskd-shuffle -B batch_size -s seed -e epoch (each read with one
-    read of the batch).  The sampler is loader(...).sampler."""
+    pskd-shuffle -B batch_size -s seed -e epoch, each batch read into one
+    buffer at once.  The sampler is loader(...).sampler."""
     if torch is None:
         raise ImportError("pskd.loader needs torch (python3-torch)")
     s = PskdBatchSampler(len(dataset), batch_size, seed, epoch, rank, world,
