@@ -41,7 +41,8 @@ static const char usage_text[] =
     "                [--retries n] [--retry-wait s] [--stall-timeout s] "
     "[list ...]\n"
     "       pskd-get [-Pq] [-d dir] [-s sha256] -u url\n"
-    "       pskd-get --verify [-d dir]";
+    "       pskd-get --verify [-d dir]\n"
+    "       pskd-get [-d dir] --annotate file key=json ...";
 
 static struct {
 	const char	*dir;		/* -d */
@@ -97,6 +98,8 @@ usage(void)
 	    "as a fault (default 60)\n"
 	    "      --verify                check the folder against its "
 	    "manifest\n"
+	    "      --annotate FILE         add key=json members to FILE's "
+	    "shard record\n"
 	    "      --help                  this text\n"
 	    "      --version               the version\n");
 	exit(0);
@@ -1264,6 +1267,75 @@ verify(void)
 	return bad ? PSKD_EXIT_DATA : 0;
 }
 
+/* ---- --annotate ----------------------------------------------------------- */
+
+/*
+ * Add members (per-shard counts of a later stage) to one shard's record:
+ * under the folder's lock, only to a manifest that still matches its lock,
+ * and rewriting both atomically.
+ */
+static int
+annotate(const char *file, int argc, char **argv)
+{
+	struct pskd_buf man = { NULL, 0, 0 }, lock = { NULL, 0, 0 };
+	struct pskd_manifest m;
+	struct pskd_shard *sh;
+	char *mpath = xasprintf("%s/%s", opt.dir, PSKD_MANIFEST);
+	char *lpath = xasprintf("%s/%s", opt.dir, PSKD_MANIFEST_LOCK);
+	char err[256], want[PSKD_SHA256_HEX], hex[PSKD_SHA256_HEX];
+	uint64_t line;
+	int i, fd;
+
+	fd = open(opt.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", opt.dir);
+	/* Wait for another pskd-get: parallel annotations take turns. */
+	while (flock(fd, LOCK_EX) == -1)
+		if (errno != EINTR)
+			pskd_err(PSKD_EXIT_DATA, "%s: flock", opt.dir);
+	if (pskd_file_slurp(mpath, &man) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", mpath);
+	if (pskd_file_slurp(lpath, &lock) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", lpath);
+	if (pskd_manifest_lock_parse(lock.p, lock.len, want, err,
+	    sizeof(err)) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s: %s", lpath, err);
+	pskd_sha256_hex(man.p, man.len, hex);
+	if (strcmp(hex, want) != 0)
+		pskd_errx(PSKD_EXIT_DATA, "%s: does not match %s (run "
+		    "pskd-get --verify)", mpath, PSKD_MANIFEST_LOCK);
+	pskd_manifest_init(&m);
+	if (pskd_manifest_parse(&m, man.p, man.len, err, sizeof(err),
+	    &line) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", mpath,
+		    (unsigned long long)line, err);
+	if ((sh = pskd_manifest_find(&m, file)) == NULL)
+		pskd_errx(PSKD_EXIT_DATA, "%s: no shard %s", mpath, file);
+	for (i = 0; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+
+		if (eq == NULL || eq == argv[i]) {
+			pskd_warnx("--annotate: '%s' is not key=json", argv[i]);
+			pskd_usage_error(usage_text);
+		}
+		*eq = '\0';
+		if (pskd_shard_set(sh, argv[i], eq + 1) == -1) {
+			pskd_warnx("--annotate: %s: a member pskd-get keeps, "
+			    "or '%s' is not a JSON value", argv[i], eq + 1);
+			pskd_usage_error(usage_text);
+		}
+	}
+	if (pskd_manifest_save(&m, opt.dir) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", mpath);
+	pskd_manifest_free(&m);
+	pskd_buf_free(&man);
+	pskd_buf_free(&lock);
+	free(mpath);
+	free(lpath);
+	close(fd);
+	return 0;
+}
+
 /* ---- main ----------------------------------------------------------------- */
 
 /* -u URL -d DIR: the other shards of the manifest stay as they are. */
@@ -1394,7 +1466,8 @@ run(void)
 int
 main(int argc, char **argv)
 {
-	enum { O_VERIFY = 256, O_RESUME, O_RETRIES, O_WAIT, O_STALL, O_CKPT };
+	enum { O_VERIFY = 256, O_RESUME, O_RETRIES, O_WAIT, O_STALL, O_CKPT,
+	    O_ANNOTATE };
 	static const struct option longopts[] = {
 		{ "cache-dir", required_argument, NULL, 'd' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -1408,11 +1481,12 @@ main(int argc, char **argv)
 		{ "retry-wait", required_argument, NULL, O_WAIT },
 		{ "stall-timeout", required_argument, NULL, O_STALL },
 		{ "verify", no_argument, NULL, O_VERIFY },
+		{ "annotate", required_argument, NULL, O_ANNOTATE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *url = NULL, *sha = NULL;
+	const char *url = NULL, *sha = NULL, *annotated = NULL;
 	int c, do_verify = 0, i;
 	struct timespec ts;
 
@@ -1446,6 +1520,7 @@ main(int argc, char **argv)
 				opt.stall = 0.01;
 			break;
 		case O_VERIFY: do_verify = 1; break;
+		case O_ANNOTATE: annotated = optarg; break;
 		case 'h': usage(); break;
 		case 'V': puts("pskd-get " PSKD_VERSION); return 0;
 		default: pskd_usage_error(usage_text);
@@ -1454,7 +1529,8 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if ((do_verify && (url || argc > 0 || sha || opt.resume_only)) ||
-	    (url && argc > 0) || (sha && !url))
+	    (url && argc > 0) || (sha && !url) ||
+	    (annotated && (do_verify || url || sha || argc == 0)))
 		pskd_usage_error(usage_text);
 	if (sha && !pskd_sha256_valid(sha, strlen(sha))) {
 		pskd_warnx("-s: '%s' is not a sha256 (64 hex digits)", sha);
@@ -1478,6 +1554,8 @@ main(int argc, char **argv)
 	}
 	if (do_verify)
 		return verify();
+	if (annotated)
+		return annotate(annotated, argc, argv);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	srandom((unsigned)(ts.tv_nsec ^ getpid()));
 	pskd_signals_init();
