@@ -130,32 +130,42 @@ table_init(struct pskd_band_table *t, size_t cap)
 	t->used = 0;
 }
 
-static void
-table_put(struct pskd_band_table *t, uint64_t e)
+/* The key of one of this run's documents in band j, from its sketch. */
+static uint32_t
+new_key(const struct pskd_lsh_index *ix, uint32_t j, uint32_t doc)
 {
-	size_t s = (size_t)(e >> 32) & t->mask;
+	return pskd_band_key(ix->newsk.p + (size_t)(doc - ix->nbase) *
+	    ix->fp.k, j, ix->r);
+}
+
+static void
+table_put(struct pskd_band_table *t, uint32_t key, uint32_t doc)
+{
+	size_t s = key & t->mask;
 
 	while (t->slot[s] != 0)
 		s = (s + 1) & t->mask;
-	t->slot[s] = e;
+	t->slot[s] = doc + 1;
 	t->used++;
 }
 
 static void
-table_insert(struct pskd_band_table *t, uint32_t key, uint32_t doc)
+table_insert(struct pskd_lsh_index *ix, uint32_t j, uint32_t key,
+    uint32_t doc)
 {
-	struct pskd_band_table bigger;
+	struct pskd_band_table *t = &ix->table[j], bigger;
 	size_t i;
 
 	if ((t->used + 1) * 4 > (t->mask + 1) * 3) {
 		table_init(&bigger, (t->mask + 1) * 2);
 		for (i = 0; i <= t->mask; i++)
 			if (t->slot[i] != 0)
-				table_put(&bigger, t->slot[i]);
+				table_put(&bigger, new_key(ix, j,
+				    t->slot[i] - 1), t->slot[i] - 1);
 		free(t->slot);
 		*t = bigger;
 	}
-	table_put(t, (uint64_t)key << 32 | ((uint64_t)doc + 1));
+	table_put(t, key, doc);
 }
 
 /* Parse the manifest; 0 when there is none yet. */
@@ -342,8 +352,8 @@ pskd_lsh_lookup(const struct pskd_lsh_index *ix, uint32_t band, uint32_t key,
 	for (; lo < n && base_key(ix, band, lo, &doc) == key; lo++)
 		fn(arg, doc);
 	for (s = key & t->mask; t->slot[s] != 0; s = (s + 1) & t->mask)
-		if ((uint32_t)(t->slot[s] >> 32) == key)
-			fn(arg, (uint32_t)t->slot[s] - 1);
+		if (new_key(ix, band, t->slot[s] - 1) == key)
+			fn(arg, t->slot[s] - 1);
 }
 
 const unsigned char *
@@ -389,7 +399,7 @@ pskd_lsh_add(struct pskd_lsh_index *ix, const unsigned char *sketch,
 	}
 	ix->newoff[n + 1] = ix->newids.len;
 	for (j = 0; j < ix->b; j++)
-		table_insert(&ix->table[j], keys[j], doc);
+		table_insert(ix, j, keys[j], doc);
 	return doc;
 }
 
@@ -400,7 +410,7 @@ pskd_lsh_memory(const struct pskd_lsh_index *ix)
 	uint32_t j;
 
 	for (j = 0; j < ix->b; j++)
-		m += (ix->table[j].mask + 1) * 8;
+		m += (ix->table[j].mask + 1) * sizeof(*ix->table[j].slot);
 	return m;
 }
 
@@ -409,8 +419,8 @@ pskd_lsh_pending(const struct pskd_lsh_index *ix)
 {
 	size_t n = ix->ndocs - ix->nbase;
 
-	/* Each entry costs 8 bytes at a load of at most 3/4. */
-	return n * (ix->fp.k + 8 + (size_t)ix->b * 8 * 4 / 3) +
+	/* Each entry costs 4 bytes at a load of at most 3/4. */
+	return n * (ix->fp.k + 8 + (size_t)ix->b * 4 * 4 / 3) +
 	    ix->newids.len;
 }
 
@@ -465,7 +475,8 @@ write_band(struct pskd_lsh_index *ix, uint32_t j, char *err, size_t errsize)
 	v = pskd_xreallocarray(NULL, t->used + 1, sizeof(*v));
 	for (i = 0; i <= t->mask; i++)
 		if (t->slot[i] != 0)
-			v[nt++] = t->slot[i] - 1;	/* key << 32 | doc */
+			v[nt++] = (uint64_t)new_key(ix, j, t->slot[i] - 1) <<
+			    32 | (t->slot[i] - 1);
 	qsort(v, nt, sizeof(*v), cmp_u64);
 	snprintf(name, sizeof(name), "band-%03" PRIu32 ".%" PRIu64, j,
 	    ix->gen + 1);

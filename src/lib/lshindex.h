@@ -14,9 +14,12 @@
 #include "pskd.h"
 #include "frame.h"
 
-/* A band's in-memory table: open addressing, key << 32 | (doc + 1). */
+/*
+ * A band's in-memory table: open addressing on the band key, slots holding
+ * doc + 1 (0: empty); a slot's key is computed again from its sketch.
+ */
 struct pskd_band_table {
-	uint64_t	*slot;
+	uint32_t	*slot;
 	size_t		 mask;
 	size_t		 used;
 };
