@@ -70,6 +70,8 @@ static struct {
 /* The vocabulary in use. */
 static struct {
 	const char	*name;		/* for messages */
+	char		*path;		/* the ranks file */
+	struct pskd_special *trained;	/* its .special file */
 	int		 isbpe;
 	struct pskd_ranks ranks;
 	struct pskd_bpe	 bpe;
@@ -240,6 +242,7 @@ load_bpe(void)
 	if (opt.vocab == NULL && enc == NULL)
 		enc = encoding_named("cl100k_base");
 	path = opt.vocab ? pskd_xstrdup(opt.vocab) : find_vocab(enc->name);
+	voc.path = path;
 	voc.name = opt.vocab ? path : enc->name;
 	if (pskd_ranks_load(&voc.ranks, path, err, sizeof(err)) == -1) {
 		if (err[0] >= '0' && err[0] <= '9')
@@ -256,6 +259,7 @@ load_bpe(void)
 	voc.isbpe = 1;
 	voc.nvocab = voc.ranks.n;
 	n = pskd_special_load(path, &tsp);
+	voc.trained = tsp;
 	if (n > 0) {
 		/* A vocabulary of pskd-tok --train: its own special tokens. */
 		voc.special = pskd_xcalloc(n, sizeof(*voc.special));
@@ -782,6 +786,7 @@ decode_main(int argc, char **argv)
 		    (unsigned long long)h.count);
 	pskd_writer_finish(&w);
 	pskd_reader_close(&r);
+	pskd_header_free(&h);
 }
 
 /* ---- --build-vocab -------------------------------------------------- */
