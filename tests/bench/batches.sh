@@ -12,6 +12,7 @@
 set -eu
 : "${PSKD_BENCH_DIR:?}" "${PSKD_TOP:?}"
 py=/usr/bin/python3
+export PYTHONDONTWRITEBYTECODE=1
 n=${PSKD_BENCH_TOKENS:-268435456}
 dir=$PSKD_BENCH_DIR/batches-$n
 mkdir -p "$dir"
