@@ -32,7 +32,9 @@ static struct {
 
 static struct pskd_writer out;
 static struct pskd_norm nm;
-static struct pskd_buf text, idbuf, ntext;
+static struct pskd_buf idbuf, ntext;
+static const unsigned char *textp;
+static size_t textlen;
 static size_t *pos;		/* word or code point boundaries */
 static size_t poscap;
 static uint64_t *hv;
@@ -272,43 +274,41 @@ bad_line(const char *name, uint64_t lineno, const char *fmt, ...)
 	return -1;
 }
 
-/* The text and id of one line, into text and idbuf; -1 for a bad line. */
+/*
+ * The text (textp, textlen) and id (idbuf) of one line; -1 for a bad line.
+ * The JSON fields' buffers are kept from line to line.
+ */
 static int
 document(const char *name, uint64_t lineno, const unsigned char *line,
     size_t len)
 {
-	struct pskd_json_field f[2];
+	static struct pskd_json_field f[2];
 	char err[200];
-	size_t off, i;
+	size_t off;
 
-	text.len = 0;
 	idbuf.len = 0;
 	if (opt.plain) {
 		off = pskd_utf8_check(line, len);
 		if (off != len)
 			return bad_line(name, lineno, "invalid UTF-8 at byte "
 			    "%zu", off);
-		pskd_buf_add(&text, line, len);
+		textp = line;
+		textlen = len;
 		goto noid;
 	}
-	memset(f, 0, sizeof(f));
 	f[0].name = opt.field;
 	f[1].name = "id";
 	if (pskd_json_fields(line, len, f, 2, err, sizeof(err), &off) == -1)
 		return bad_line(name, lineno, "%s at byte %zu", err, off);
-	if (f[0].kind != PSKD_JSON_STRING) {
-		for (i = 0; i < 2; i++)
-			pskd_buf_free(&f[i].value);
+	if (f[0].kind != PSKD_JSON_STRING)
 		return bad_line(name, lineno, f[0].kind == PSKD_JSON_MISSING ?
 		    "no \"%s\" field" : "\"%s\" is not a string", opt.field);
-	}
-	pskd_buf_add(&text, f[0].value.p, f[0].value.len);
+	textp = f[0].value.p;
+	textlen = f[0].value.len;
 	if (f[1].kind == PSKD_JSON_STRING)
 		pskd_buf_add(&idbuf, f[1].value.p, f[1].value.len);
 	else if (f[1].kind == PSKD_JSON_NUMBER)
 		pskd_buf_add(&idbuf, f[1].raw, f[1].rawlen);
-	for (i = 0; i < 2; i++)
-		pskd_buf_free(&f[i].value);
 	if (f[1].kind == PSKD_JSON_STRING || f[1].kind == PSKD_JSON_NUMBER) {
 		if (idbuf.len > PSKD_FRAME_MAX_ID)
 			return bad_line(name, lineno, "id longer than %u bytes",
@@ -338,7 +338,7 @@ shingle_file(const char *path)
 		if (document(r.name, r.lineno, line, len) == -1)
 			continue;
 		ntext.len = 0;
-		pskd_norm_text(&nm, &ntext, text.p, text.len,
+		pskd_norm_text(&nm, &ntext, textp, textlen,
 		    opt.unit == PSKD_UNIT_WORDS);
 		nh = shingles(ntext.p, ntext.len);
 		if (nh > UINT32_MAX)
