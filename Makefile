@@ -8,7 +8,9 @@ PREFIX  = /usr/local
 BINDIR  = $(PREFIX)/bin
 MANDIR  = $(PREFIX)/share/man
 DATADIR = $(PREFIX)/share/pskd
-PYDIR   = $(PREFIX)/lib/python3/dist-packages
+# Where Debian's python3 looks for modules under PREFIX.
+PYVER   = $(shell /usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo 3)
+PYDIR   = $(PREFIX)/lib/python$(PYVER)/dist-packages
 
 CC      = cc
 CFLAGS  = -O2 -g
