@@ -145,7 +145,7 @@ sort_u64(uint64_t *a, size_t n)
 
 /*
  * Sort hashes, which are uniform: a counting pass on the top bits into
- * about n buckets leaves each element at most a few places from where it
+ * about 2n buckets leaves each element at most a few places from where it
  * belongs, and an insertion pass finishes.  A skewed input (a bucket of
  * more than 64) goes to the quicksort instead.
  */
@@ -163,13 +163,13 @@ sort_hashes(uint64_t *a, size_t n)
 		sort_u64(a, n);
 		return;
 	}
-	while (((size_t)2 << bits) <= n)
+	while (((size_t)1 << bits) < 2 * n)	/* about 2 buckets each */
 		bits++;
 	m = (size_t)1 << bits;
 	if (n > cap) {
 		cap = n + n / 2;
 		tmp = pskd_xreallocarray(tmp, cap, sizeof(*tmp));
-		count = pskd_xreallocarray(count, cap + 1, sizeof(*count));
+		count = pskd_xreallocarray(count, 4 * cap + 1, sizeof(*count));
 	}
 	memset(count, 0, (m + 1) * sizeof(*count));
 	for (i = 0; i < n; i++)
