@@ -75,7 +75,7 @@ pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern)
 	memset(e, 0, sizeof(*e));
 	e->ranks = r;
 	e->pattern = pattern;
-	e->cache = pskd_xcalloc(1, sizeof(*e->cache));
+	e->cache = pskd_huge_alloc(sizeof(*e->cache));
 	e->pair = pskd_xreallocarray(NULL, 65536, sizeof(*e->pair));
 	for (i = 0; i < 65536; i++) {
 		b[0] = (unsigned char)(i >> 8);
@@ -87,7 +87,8 @@ pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern)
 void
 pskd_bpe_free(struct pskd_bpe *e)
 {
-	free(e->cache);
+	if (e->cache != NULL)
+		pskd_huge_free(e->cache, sizeof(*e->cache));
 	free(e->pair);
 	free(e->a);
 	free(e->b);

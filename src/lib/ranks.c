@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -70,6 +71,9 @@ unbase64(const unsigned char *s, size_t n, unsigned char *out)
 	return (long)(o - pad);
 }
 
+#define AHEAD	16	/* inserts prefetched ahead */
+#define HUGE_PAGE	(2u << 20)
+
 static int
 fail(char *err, size_t errsize, uint64_t line, const char *msg)
 {
@@ -90,17 +94,19 @@ key_of(const unsigned char *p, size_t n, uint64_t *k0, uint32_t *k1)
 	return pskd_ranks_keyhash(*k0, *k1);
 }
 
-/* Insert rank; -1 if a token with the same bytes is there already. */
+/*
+ * Insert rank, whose key and hash are given; -1 if a token with the same
+ * bytes is there already.
+ */
 static int
-insert(struct pskd_ranks *r, uint32_t rank)
+insert(struct pskd_ranks *r, uint32_t rank, uint64_t k0, uint32_t k1,
+    uint64_t h)
 {
 	const unsigned char *p = r->bytes + r->off[rank];
 	size_t n = r->len[rank], i;
 	struct pskd_rslot *s;
-	uint64_t k0;
-	uint32_t k1;
 
-	for (i = key_of(p, n, &k0, &k1) & r->mask;; i = (i + 1) & r->mask) {
+	for (i = h & r->mask;; i = (i + 1) & r->mask) {
 		s = &r->slot[i];
 		if (s->k1 == 0)
 			break;
@@ -120,6 +126,10 @@ pskd_ranks_parse(struct pskd_ranks *r, const unsigned char *p, size_t n,
 {
 	const unsigned char *line, *end = p + n, *nl, *sp;
 	uint32_t *roff = NULL, *rlen = NULL, *rank = NULL;
+	struct {
+		uint64_t	 h, k0;
+		uint32_t	 k1;
+	} *hk = NULL;
 	size_t cap = 0, nt = 0, used = 0, i, size;
 	uint64_t lineno = 0, v;
 	long k;
@@ -173,21 +183,32 @@ pskd_ranks_parse(struct pskd_ranks *r, const unsigned char *p, size_t n,
 	r->len = pskd_xcalloc(r->n, sizeof(uint32_t));
 	for (size = 16; size < nt * 2; size *= 2)
 		;
-	r->slot = pskd_xcalloc(size, sizeof(*r->slot));
+	r->slot = pskd_huge_alloc(size * sizeof(*r->slot));
 	r->mask = size - 1;
+	/* Keys first, then the inserts with their slots prefetched. */
+	hk = pskd_xreallocarray(NULL, nt, sizeof(*hk));
 	for (i = 0; i < nt; i++) {
+		hk[i].h = key_of(r->bytes + roff[i], rlen[i], &hk[i].k0,
+		    &hk[i].k1);
+		if (i >= AHEAD)
+			__builtin_prefetch(&r->slot[hk[i - AHEAD].h & r->mask]);
+	}
+	for (i = 0; i < nt; i++) {
+		if (i + AHEAD < nt)
+			__builtin_prefetch(&r->slot[hk[i + AHEAD].h & r->mask]);
 		if (r->len[rank[i]] != 0) {
 			snprintf(err, errsize, "rank %u given twice", rank[i]);
 			goto out;
 		}
 		r->off[rank[i]] = roff[i];
 		r->len[rank[i]] = rlen[i];
-		if (insert(r, rank[i]) == -1) {
-			snprintf(err, errsize, "rank %u: the same token as a "
-			    "lower line", rank[i]);
+		if (insert(r, rank[i], hk[i].k0, hk[i].k1, hk[i].h) == -1) {
+			snprintf(err, errsize, "rank %u: the same token as an "
+			    "earlier line", rank[i]);
 			goto out;
 		}
 	}
+	free(hk);
 	free(roff);
 	free(rlen);
 	free(rank);
@@ -202,6 +223,7 @@ bad_token:
 bad_rank:
 	fail(err, errsize, lineno, "invalid rank");
 out:
+	free(hk);
 	free(roff);
 	free(rlen);
 	free(rank);
@@ -251,8 +273,38 @@ pskd_ranks_free(struct pskd_ranks *r)
 	free(r->bytes);
 	free(r->off);
 	free(r->len);
-	free(r->slot);
+	if (r->slot != NULL)
+		pskd_huge_free(r->slot, (r->mask + 1) * sizeof(*r->slot));
 	memset(r, 0, sizeof(*r));
+}
+
+void *
+pskd_huge_alloc(size_t n)
+{
+	void *p;
+
+	if (n < HUGE_PAGE)
+		return pskd_xcalloc(1, n);
+	n = (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+	p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+	    -1, 0);
+	if (p == MAP_FAILED)
+		pskd_err(PSKD_EXIT_DATA, "mmap %zu bytes", n);
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, n, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+void
+pskd_huge_free(void *p, size_t n)
+{
+	if (n < HUGE_PAGE) {
+		free(p);
+		return;
+	}
+	n = (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+	munmap(p, n);
 }
 
 uint32_t

@@ -59,6 +59,13 @@ uint32_t pskd_ranks_find(const struct pskd_ranks *r, const void *p, size_t n);
 void	pskd_ranks_line(struct pskd_buf *b, const void *p, size_t n,
 	    uint32_t rank);
 
+/*
+ * Zeroed memory for a large table looked up at random: whole 2 MiB pages
+ * asked for as transparent huge pages (fewer TLB misses and page faults).
+ */
+void	*pskd_huge_alloc(size_t n);
+void	 pskd_huge_free(void *p, size_t n);
+
 /* ---- inline: the short-key lookup the encoder's inner loop uses ----- */
 
 static inline uint64_t
