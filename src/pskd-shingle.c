@@ -32,7 +32,7 @@ static struct {
 
 static struct pskd_writer out;
 static struct pskd_norm nm;
-static struct pskd_buf idbuf, ntext;
+static struct pskd_buf idbuf, ntext, seps;
 static const unsigned char *textp;
 static size_t textlen;
 static size_t *pos;		/* word or code point boundaries */
@@ -215,11 +215,13 @@ shingles(const unsigned char *s, size_t len)
 	need_pos(len + 2);
 	/* Boundaries: the start of every unit and one past the last byte. */
 	if (opt.unit == PSKD_UNIT_WORDS) {
+		/* The spaces between words, as normalisation wrote them. */
+		const uint32_t *sv = (const uint32_t *)(void *)seps.p;
+		size_t ns = seps.len / 4;
+
 		pos[nb++] = 0;
-		for (i = 0; i < len; i++) {	/* branch-free: spaces are random */
-			pos[nb] = i + 1;
-			nb += s[i] == ' ';
-		}
+		for (i = 0; i < ns; i++)
+			pos[nb++] = (size_t)sv[i] + 1;
 	} else {
 		for (i = 0; i < len; i += cplen) {
 			pos[nb++] = i;
@@ -338,8 +340,10 @@ shingle_file(const char *path)
 		if (document(r.name, r.lineno, line, len) == -1)
 			continue;
 		ntext.len = 0;
+		seps.len = 0;
 		pskd_norm_text(&nm, &ntext, textp, textlen,
-		    opt.unit == PSKD_UNIT_WORDS);
+		    opt.unit == PSKD_UNIT_WORDS, opt.unit == PSKD_UNIT_WORDS ?
+		    &seps : NULL);
 		nh = shingles(ntext.p, ntext.len);
 		if (nh > UINT32_MAX)
 			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: too many shingles",

@@ -51,9 +51,20 @@ map_cp(const struct pskd_norm *nm, utf8proc_int32_t cp)
 	}
 }
 
+/* A space between two words, its offset noted in seps. */
+static void
+add_sep(struct pskd_buf *out, size_t start, struct pskd_buf *seps)
+{
+	uint32_t off = (uint32_t)(out->len - start);
+
+	if (seps != NULL)
+		pskd_buf_add(seps, &off, sizeof(off));
+	out->p[out->len++] = ' ';
+}
+
 void
 pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
-    const unsigned char *s, size_t n, int words)
+    const unsigned char *s, size_t n, int words, struct pskd_buf *seps)
 {
 	utf8proc_int32_t d[32];
 	utf8proc_ssize_t nd, j;
@@ -82,20 +93,33 @@ pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 			 * the pending space.
 			 */
 			unsigned char *q = out->p;
-			size_t l = out->len;
+			size_t l = out->len, ns = 0, sep;
+			uint32_t *sv = NULL;
 
+			if (seps != NULL) {
+				/* At most one separator per byte of the run. */
+				pskd_buf_reserve(seps, 4 * (n - i) + 4);
+				sv = (uint32_t *)(void *)(seps->p + seps->len);
+			}
 			do {
 				unsigned char m = nm->ascii[c];
 				int sp = m == SPACE;
 
 				q[l] = ' ';
-				l += (size_t)(pending & !sp & (l > start));
+				sep = (size_t)(pending & !sp & (l > start));
+				if (sv != NULL) {
+					sv[ns] = (uint32_t)(l - start);
+					ns += sep;
+				}
+				l += sep;
 				q[l] = m;
 				l += (size_t)!sp;
 				pending = sp;
 				i++;
 			} while (i < n && (c = s[i]) < 0x80);
 			out->len = l;
+			if (seps != NULL)
+				seps->len += 4 * ns;
 			continue;
 		}
 		if (c < 0x80) {
@@ -109,7 +133,7 @@ pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 				continue;
 			}
 			if (pending && out->len > start)
-				out->p[out->len++] = ' ';
+				add_sep(out, start, seps);
 			pending = 0;
 			out->p[out->len++] = c;
 			continue;
@@ -137,7 +161,7 @@ pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 			}
 			pskd_buf_reserve(out, 5 + (n - i));
 			if (pending && out->len > start)
-				out->p[out->len++] = ' ';
+				add_sep(out, start, seps);
 			pending = 0;
 			o = out->p + out->len;
 			out->len += pskd_utf8_encode((uint32_t)m, o);

@@ -18,9 +18,12 @@ void	pskd_norm_init(struct pskd_norm *nm, unsigned flags);
 /*
  * Append the normalised form of the well-formed UTF-8 text s[0..n) to out.
  * Whitespace and control characters become ' '; with PSKD_NORM_SPACE (or
- * words set) runs of it become one space and none leads or trails.
+ * words set) runs of it become one space and none leads or trails.  With
+ * collapsing on and seps not NULL, the offset (from where the text starts
+ * in out) of each space written between two words is appended to seps as
+ * a host uint32_t.
  */
 void	pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
-	    const unsigned char *s, size_t n, int words);
+	    const unsigned char *s, size_t n, int words, struct pskd_buf *seps);
 
 #endif /* PSKD_NORMALIZE_H */
