@@ -820,11 +820,18 @@ build_reader(struct pskd_reader *r)
 	int rc;
 
 	if (opt.input == 'r') {
-		/* Cut anywhere after a newline: characters are independent. */
+		/* Characters are independent: cut between any two. */
 		while ((got = pskd_reader_peek(r, PSKD_BUFSIZE, &p)) > 0) {
-			const unsigned char *nl = memrchr(p, '\n', (size_t)got);
-			size_t cut = nl && got >= (ssize_t)PSKD_BUFSIZE ?
-			    (size_t)(nl - p) + 1 : (size_t)got;
+			const unsigned char *nl;
+			size_t cut = (size_t)got, k;
+
+			if (got >= (ssize_t)PSKD_BUFSIZE) {
+				for (k = cut; k > cut - 4 &&
+				    (p[k - 1] & 0xc0) == 0x80; k--)
+					;
+				if (p[k - 1] >= 0xc0)
+					cut = k - 1;
+			}
 
 			collect(r->name, lines, p, cut);
 			for (nl = p; (nl = memchr(nl, '\n',
