@@ -557,7 +557,7 @@ document(const char *name, uint64_t line, const unsigned char *s, size_t n,
 	if (last && !opt.noeot)
 		pskd_ids_push(&ids, voc.eot);
 	nbytes_in += n;
-	if (ids.n >= (1u << 20))
+	if (ids.n >= (1u << 16))	/* stay in the cache */
 		flush_ids();
 }
 

@@ -32,8 +32,8 @@ struct cache_entry {
 
 /* Longer pieces, by their bytes. */
 #define LONG_BITS	13
-#define LONG_KEY	128
-#define LONG_IDS	32
+#define LONG_KEY	64
+#define LONG_IDS	16
 
 struct long_entry {
 	uint64_t	 h;
