@@ -82,6 +82,10 @@ pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern)
 		b[1] = (unsigned char)i;
 		e->pair[i] = pskd_ranks_find(r, b, 2);
 	}
+	for (i = 0; i < 256; i++) {
+		b[0] = (unsigned char)i;
+		e->byte[i] = pskd_ranks_find(r, b, 1);
+	}
 }
 
 void
@@ -146,17 +150,23 @@ byte_token(const struct pskd_ranks *r, unsigned char c)
 	return k;
 }
 
-/* tiktoken's loop: part i starts at pos[i]; rk[i] ranks parts i and i+1. */
+/*
+ * tiktoken's loop: part i starts at pos[i] and is the token id[i]; rk[i]
+ * ranks parts i and i+1 joined (the id of that token, if it is one).
+ */
 static size_t
 merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
     uint32_t *out)
 {
-	const struct pskd_ranks *r = e->ranks;
-	uint32_t *pos = e->a, *rk = e->b, best;
+	uint32_t *pos = e->a, *rk = e->b, *id = e->c, best;
 	size_t m, i, k;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		pos[i] = (uint32_t)i;
+		id[i] = e->byte[p[i]];
+		if (id[i] == PSKD_RANK_NONE)
+			id[i] = byte_token(e->ranks, p[i]);
+	}
 	pos[n] = (uint32_t)n;
 	m = n;				/* parts */
 	for (i = 0; i + 1 < m; i++)
@@ -172,23 +182,19 @@ merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
 			}
 		if (best == PSKD_RANK_NONE)
 			break;
-		/* Merge parts k and k+1. */
+		/* Merge parts k and k+1 into the token best. */
 		memmove(pos + k + 1, pos + k + 2, (m - k - 1) * sizeof(*pos));
 		memmove(rk + k + 1, rk + k + 2, (m - k - 2) * sizeof(*rk));
+		memmove(id + k + 1, id + k + 2, (m - k - 2) * sizeof(*id));
 		m--;
-		rk[k] = k + 1 < m ? rank_of(r, p + pos[k], pos[k + 2] - pos[k]) :
-		    PSKD_RANK_NONE;
+		id[k] = best;
+		rk[k] = k + 1 < m ? rank_of(e->ranks, p + pos[k],
+		    pos[k + 2] - pos[k]) : PSKD_RANK_NONE;
 		if (k > 0)
-			rk[k - 1] = rank_of(r, p + pos[k - 1],
+			rk[k - 1] = rank_of(e->ranks, p + pos[k - 1],
 			    pos[k + 1] - pos[k - 1]);
 	}
-	for (i = 0; i < m; i++) {
-		if (pos[i + 1] - pos[i] == 1)
-			out[i] = byte_token(r, p[pos[i]]);
-		else
-			out[i] = pskd_ranks_find(r, p + pos[i],
-			    pos[i + 1] - pos[i]);
-	}
+	memcpy(out, id, m * sizeof(*out));
 	return m;
 }
 

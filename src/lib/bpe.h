@@ -27,6 +27,7 @@ struct pskd_bpe {
 	int		 pattern;	/* PSKD_PAT_* */
 	struct pskd_bpe_cache *cache;	/* pieces seen before */
 	uint32_t	*pair;		/* rank of each two-byte string */
+	uint32_t	 byte[256];	/* rank of each byte */
 	/* scratch of the merge */
 	uint32_t	*a, *b, *c;
 	uint64_t	*heap;
