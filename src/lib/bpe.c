@@ -69,22 +69,26 @@ pskd_ids_reserve(struct pskd_ids *ids, size_t extra)
 void
 pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern)
 {
+	const unsigned char *b;
 	unsigned i;
-	unsigned char b[2];
+	uint32_t k;
 
 	memset(e, 0, sizeof(*e));
 	e->ranks = r;
 	e->pattern = pattern;
 	e->cache = pskd_huge_alloc(sizeof(*e->cache));
+	/* The one- and two-byte tokens, straight from the rank table. */
 	e->pair = pskd_xreallocarray(NULL, 65536, sizeof(*e->pair));
-	for (i = 0; i < 65536; i++) {
-		b[0] = (unsigned char)(i >> 8);
-		b[1] = (unsigned char)i;
-		e->pair[i] = pskd_ranks_find(r, b, 2);
-	}
-	for (i = 0; i < 256; i++) {
-		b[0] = (unsigned char)i;
-		e->byte[i] = pskd_ranks_find(r, b, 1);
+	for (i = 0; i < 65536; i++)
+		e->pair[i] = PSKD_RANK_NONE;
+	for (i = 0; i < 256; i++)
+		e->byte[i] = PSKD_RANK_NONE;
+	for (k = 0; k < r->n; k++) {
+		b = r->bytes + r->off[k];
+		if (r->len[k] == 2)
+			e->pair[b[0] << 8 | b[1]] = k;
+		else if (r->len[k] == 1)
+			e->byte[b[0]] = k;
 	}
 }
 
