@@ -2,6 +2,9 @@
 # the Unicode classes of every code point, from the installed utf8proc.
 GENHDR += build/gen/ucd.h
 
+# Included before the Makefile's own rules: keep `all` the default goal.
+all:
+
 build/gen/ucd.h: src/gen/ucd.c
 	@mkdir -p build/gen
 	$(CC) -O2 -o build/gen/ucd src/gen/ucd.c -lutf8proc
