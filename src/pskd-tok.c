@@ -15,6 +15,7 @@
 #include "pskd.h"
 #include "bpe.h"
 #include "bpetrain.h"
+#include "charvocab.h"
 #include "pretok.h"
 #include "ranks.h"
 
@@ -75,9 +76,7 @@ static struct {
 	int		 isbpe;
 	struct pskd_ranks ranks;
 	struct pskd_bpe	 bpe;
-	uint32_t	*charid;	/* char vocab: code point -> id + 1 */
-	uint32_t	*chars;		/* char vocab: id -> code point */
-	uint32_t	 nchars;
+	struct pskd_charvocab cv;	/* -E char */
 	struct special	*special;
 	size_t		 nspecial;
 	uint64_t	 nvocab;	/* V */
@@ -293,95 +292,44 @@ load_bpe(void)
 	pskd_bpe_init(&voc.bpe, &voc.ranks, enc->pattern);
 }
 
-static int
-hexval(unsigned c)
+/* A whole file into memory (vocabularies are small). */
+static void
+slurp(const char *path, struct pskd_buf *b)
 {
-	if (c >= '0' && c <= '9')
-		return (int)(c - '0');
-	if (c >= 'a' && c <= 'f')
-		return (int)(c - 'a' + 10);
-	if (c >= 'A' && c <= 'F')
-		return (int)(c - 'A' + 10);
-	return -1;
-}
+	struct pskd_reader r;
+	unsigned char chunk[65536];
+	ssize_t got;
 
-/* Undo the escapes of a char vocabulary line: \\ \n \t \r \xHH. */
-static size_t
-unescape(unsigned char *s, size_t n)
-{
-	size_t i, o = 0;
-	unsigned v;
-
-	for (i = 0; i < n; i++) {
-		if (s[i] != '\\') {
-			s[o++] = s[i];
-			continue;
-		}
-		if (++i == n)
-			return SIZE_MAX;
-		switch (s[i]) {
-		case '\\': s[o++] = '\\'; break;
-		case 'n': s[o++] = '\n'; break;
-		case 't': s[o++] = '\t'; break;
-		case 'r': s[o++] = '\r'; break;
-		case 'x':
-			if (i + 2 >= n || hexval(s[i + 1]) < 0 ||
-			    hexval(s[i + 2]) < 0)
-				return SIZE_MAX;
-			v = (unsigned)(hexval(s[i + 1]) << 4 | hexval(s[i + 2]));
-			s[o++] = (unsigned char)v;
-			i += 2;
-			break;
-		default:
-			return SIZE_MAX;
-		}
-	}
-	return o;
+	if (pskd_reader_open(&r, path) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	while ((got = pskd_reader_read(&r, chunk, sizeof(chunk))) > 0)
+		pskd_buf_add(b, chunk, (size_t)got);
+	if (got < 0)
+		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	pskd_reader_close(&r);
 }
 
 static void
 load_chars(void)
 {
-	struct pskd_reader r;
-	const unsigned char *line;
-	unsigned char *s;
-	size_t len, n;
-	uint32_t cp;
-	int rc;
+	struct pskd_buf b = { 0 };
+	char err[256];
 
 	if (opt.vocab == NULL)
 		pskd_errx(PSKD_EXIT_USAGE, "-E char needs -v FILE (make one "
 		    "with --build-vocab)");
-	if (pskd_reader_open(&r, opt.vocab) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", opt.vocab);
 	voc.name = opt.vocab;
-	voc.charid = pskd_xcalloc(0x110000, sizeof(uint32_t));
-	while ((rc = pskd_reader_line(&r, &line, &len)) == 1) {
-		s = pskd_xmalloc(len + 1);
-		memcpy(s, line, len);
-		n = unescape(s, len);
-		if (n == SIZE_MAX)
-			fail_at(voc.name, r.lineno, "invalid escape");
-		if (n == 0 || pskd_utf8_decode(s, n, &cp) != n)
-			fail_at(voc.name, r.lineno, "not one UTF-8 character");
-		if (voc.charid[cp] != 0)
-			fail_at(voc.name, r.lineno, "U+%04X given twice", cp);
-		free(s);
-		voc.chars = pskd_xreallocarray(voc.chars, voc.nchars + 1,
-		    sizeof(*voc.chars));
-		voc.chars[voc.nchars++] = cp;
-		voc.charid[cp] = voc.nchars;
-	}
-	if (rc == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", opt.vocab);
-	pskd_reader_close(&r);
+	slurp(opt.vocab, &b);
+	if (pskd_charvocab_parse(&voc.cv, b.p, b.len, err, sizeof(err)) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s:%s", opt.vocab, err);
+	pskd_buf_free(&b);
 	/* <|endoftext|> follows the characters. */
 	voc.special = pskd_xcalloc(1, sizeof(*voc.special));
 	voc.special[0].text = "<|endoftext|>";
 	voc.special[0].len = 13;
-	voc.special[0].id = voc.nchars;
+	voc.special[0].id = voc.cv.n;
 	voc.nspecial = 1;
-	voc.nvocab = (uint64_t)voc.nchars + 1;
+	voc.nvocab = (uint64_t)voc.cv.n + 1;
 }
 
 static void
@@ -410,8 +358,8 @@ eot_id(void)
 		return k;
 	if (!voc.isbpe && n > 0 &&
 	    pskd_utf8_decode((const unsigned char *)t, n, &cp) == n &&
-	    voc.charid[cp] != 0)
-		return voc.charid[cp] - 1;
+	    voc.cv.id[cp] != 0)
+		return voc.cv.id[cp] - 1;
 	pskd_errx(PSKD_EXIT_USAGE, "-e %s: not a token of %s", t, voc.name);
 }
 
@@ -457,12 +405,12 @@ encode_chars(const unsigned char *s, size_t n, size_t *bad, uint32_t *badcp)
 	pskd_ids_reserve(&ids, n);
 	for (i = 0; i < n; i += k) {
 		k = pskd_utf8_decode(s + i, n - i, &cp);
-		if (k == 0 || voc.charid[cp] == 0) {
+		if (k == 0 || voc.cv.id[cp] == 0) {
 			*bad = i;
 			*badcp = k ? cp : NOT_CHAR;
 			return -1;
 		}
-		ids.v[ids.n++] = voc.charid[cp] - 1;
+		ids.v[ids.n++] = voc.cv.id[cp] - 1;
 	}
 	return 0;
 }
@@ -760,9 +708,9 @@ decode_main(int argc, char **argv)
 				    voc.ranks.off[id], voc.ranks.len[id]);
 				continue;
 			}
-			if (!voc.isbpe && id < voc.nchars) {
+			if (!voc.isbpe && id < voc.cv.n) {
 				pskd_writer_write(&w, u,
-				    pskd_utf8_encode(voc.chars[id], u));
+				    pskd_utf8_encode(voc.cv.chars[id], u));
 				continue;
 			}
 			for (sp = 0; sp < voc.nspecial; sp++)
@@ -865,7 +813,7 @@ static void
 build_main(int argc, char **argv)
 {
 	struct pskd_writer w;
-	unsigned char u[4];
+	struct pskd_buf line = { 0 };
 	uint32_t cp;
 
 	seen = pskd_xcalloc(0x110000 / 8, 1);
@@ -874,20 +822,11 @@ build_main(int argc, char **argv)
 	for (cp = 0; cp < 0x110000; cp++) {
 		if (!(seen[cp >> 3] & (1u << (cp & 7))))
 			continue;
-		if (cp == '\\')
-			pskd_writer_puts(&w, "\\\\");
-		else if (cp == '\n')
-			pskd_writer_puts(&w, "\\n");
-		else if (cp == '\t')
-			pskd_writer_puts(&w, "\\t");
-		else if (cp == '\r')
-			pskd_writer_puts(&w, "\\r");
-		else if (cp < 0x20 || cp == 0x7f)
-			pskd_writer_printf(&w, "\\x%02x", cp);
-		else
-			pskd_writer_write(&w, u, pskd_utf8_encode(cp, u));
-		pskd_writer_putc(&w, '\n');
+		line.len = 0;
+		pskd_charvocab_line(&line, cp);
+		pskd_writer_write(&w, line.p, line.len);
 	}
+	pskd_buf_free(&line);
 	pskd_writer_finish(&w);
 	free(seen);
 }

@@ -1,8 +1,10 @@
 /*
- * fuzz-vocab.c - the tiktoken ranks parser (ranks.c) on any bytes; when they
- * parse and hold every single byte, the BPE encoder over the same bytes as
- * text must give tokens whose bytes concatenate back to the text.  The
- * pre-tokenizers must tile any bytes (valid UTF-8 or not) into pieces.
+ * fuzz-vocab.c - the vocabulary parsers on any bytes.  Ranks files
+ * (ranks.c): when they parse and hold every single byte, the BPE encoder
+ * over the same bytes as text must give tokens whose bytes concatenate back
+ * to the text.  Character vocabularies (charvocab.c): what parses writes
+ * back to lines that parse to the same characters.  The pre-tokenizers
+ * must tile any bytes (valid UTF-8 or not) into pieces.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 
 #include "pskd.h"
 #include "bpe.h"
+#include "charvocab.h"
 #include "pretok.h"
 #include "ranks.h"
 
@@ -30,6 +33,26 @@ check_pieces(const unsigned char *p, size_t n)
 		}
 }
 
+static void
+check_chars(const unsigned char *p, size_t n)
+{
+	struct pskd_charvocab v, w;
+	struct pskd_buf b = { 0 };
+	char err[256];
+	uint32_t i;
+
+	if (pskd_charvocab_parse(&v, p, n, err, sizeof(err)) == -1)
+		return;
+	for (i = 0; i < v.n; i++)
+		pskd_charvocab_line(&b, v.chars[i]);
+	if (pskd_charvocab_parse(&w, b.p, b.len, err, sizeof(err)) == -1 ||
+	    w.n != v.n || memcmp(w.chars, v.chars, v.n * 4) != 0)
+		abort();
+	pskd_charvocab_free(&w);
+	pskd_charvocab_free(&v);
+	pskd_buf_free(&b);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -42,6 +65,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int pat;
 
 	check_pieces(data, size);
+	check_chars(data, size);
 	if (pskd_ranks_parse(&r, data, size, err, sizeof(err)) == -1)
 		return 0;
 	/* Every token can be found again by its bytes. */
