@@ -1,6 +1,7 @@
 # pskd - one Makefile: libpskd.a, one program per src/pskd-*.c, tests, docs.
 .POSIX:
 .SUFFIXES:
+.SECONDARY:
 
 VERSION = 0.1.0
 
