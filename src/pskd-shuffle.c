@@ -3,12 +3,14 @@
  * permutation of (seed, epoch), as a .psk.d stream: optionally one rank's
  * slice, resumed at a position, grouped into batches, cut after n.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pskd.h"
@@ -113,13 +115,52 @@ print_indices(uint64_t nout, uint64_t per)
 }
 
 /*
- * Append len bytes at offset off of the file to the output with pread(2)
- * straight into the writer's buffer.  The samples are read, not copied
+ * Append len bytes at offset off of the file to the output: spliced into
+ * a pipe (see splice_out), else with pread(2) straight into the writer's
+ * buffer.  The samples are read, not copied
  * from the map: in random order, faulting the map's pages in costs more
  * than a system call per sample (2 GiB of 8 KiB samples: 2.4 s with
  * pread, 3.7 s copying from the map, 2.5 to 6.5 s with writev(2) from the
  * map, which also holds the pipe's lock while it copies).
  */
+static int splice_ok = 1;	/* stdout is a pipe that takes splice(2) */
+
+/*
+ * Into a pipe, splice(2) moves the file's page-cache pages into the pipe
+ * without copying them through this process.  Returns 0 when all len bytes
+ * went, -1 when splice cannot be used here (then nothing went).
+ */
+static int
+splice_out(struct pskd_writer *w, int fd, const char *name, uint64_t off,
+    uint64_t len)
+{
+	loff_t at = (loff_t)off;
+	ssize_t got;
+
+	if (w->len > 0 && pskd_writer_flush(w) == -1)
+		return 0;
+	while (len > 0) {
+		got = splice(fd, &at, w->fd, NULL, (size_t)len, SPLICE_F_MORE);
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got == -1 && (errno == EINVAL || errno == ENOSYS) &&
+		    (uint64_t)at == off) {
+			splice_ok = 0;
+			return -1;
+		}
+		if (got == -1) {
+			w->error = errno;
+			return 0;
+		}
+		if (got == 0)
+			pskd_errx(PSKD_EXIT_DATA, "%s: E%d: truncated while "
+			    "reading (the file changed)", name, PSKD_E_TRUNC);
+		len -= (uint64_t)got;
+		w->total += (uint64_t)got;
+	}
+	return 0;
+}
+
 static void
 copy_out(struct pskd_writer *w, int fd, const char *name, uint64_t off,
     uint64_t len)
@@ -127,6 +168,8 @@ copy_out(struct pskd_writer *w, int fd, const char *name, uint64_t off,
 	ssize_t got;
 	size_t n;
 
+	if (splice_ok && splice_out(w, fd, name, off, len) == 0)
+		return;
 	while (len > 0 && !w->error) {
 		if (w->len == w->cap && pskd_writer_flush(w) == -1)
 			return;
@@ -179,12 +222,15 @@ write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
 	struct pskd_sink out;
 	uint64_t k, b, *idx, ss = t->sample_size, data = f->h.size;
 	unsigned char *batch = NULL;
+	struct stat st;
 	size_t i;
 	char *text, *list;
 	int fd;
 
 	if ((fd = open(f->name, O_RDONLY | O_CLOEXEC)) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", f->name);
+	if (fstat(1, &st) == -1 || !S_ISFIFO(st.st_mode))
+		splice_ok = 0;
 
 	if (opt.batch == 0) {
 		pskd_sink_init(&out, 1, "<stdout>", t, nout);
