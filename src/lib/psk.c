@@ -30,8 +30,20 @@ magic_ok(const unsigned char *p, size_t n, struct pskd_error *e)
 		return 0;
 	}
 	if (memcmp(p, PSKD_MAGIC, k) != 0) {
-		pskd_error_set(e, PSKD_E_MAGIC,
-		    "not a .psk.d file (no PSKD magic)");
+		/* Name the kinds of stream a pipe most often gets wrong. */
+		const char *what = "no PSKD magic";
+
+		if (p[0] == '{')
+			what = "JSON Lines documents: pskd-tok makes token "
+			    "streams of them";
+		else if (n >= 4 && memcmp(p, "PSKF", 4) == 0)
+			what = "a dedup frame stream: pskd-lsh turns it back "
+			    "into documents";
+		else if (n >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0)
+			what = "zstd-compressed: pipe it through pskd-unzst";
+		else if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+			what = "gzip-compressed: pipe it through pskd-unzst";
+		pskd_error_set(e, PSKD_E_MAGIC, "not a .psk.d file (%s)", what);
 		return 0;
 	}
 	return 1;
