@@ -146,8 +146,8 @@ sort_u64(uint64_t *a, size_t n)
 /*
  * Sort hashes, which are uniform: a counting pass on the top bits into
  * about 2n buckets leaves each element at most a few places from where it
- * belongs, and an insertion pass finishes.  A skewed input (a bucket of
- * more than 64) goes to the quicksort instead.
+ * belongs, and an insertion pass finishes.  A skewed input (the insertion
+ * pass moving more than 8n elements) goes to the quicksort instead.
  */
 static void
 sort_hashes(uint64_t *a, size_t n)
@@ -155,9 +155,10 @@ sort_hashes(uint64_t *a, size_t n)
 	static uint64_t *tmp;
 	static uint32_t *count;
 	static size_t cap;
-	size_t i, j, m, top;
+	size_t i, j, m, moves;
 	unsigned bits = 0;
 	uint64_t t;
+	uint32_t sum;
 
 	if (n < 64) {
 		sort_u64(a, n);
@@ -174,22 +175,27 @@ sort_hashes(uint64_t *a, size_t n)
 	memset(count, 0, (m + 1) * sizeof(*count));
 	for (i = 0; i < n; i++)
 		count[(a[i] >> (64 - bits)) + 1]++;
-	for (i = 1, top = 0; i <= m; i++) {
-		if (count[i] > top)
-			top = count[i];
-		count[i] += count[i - 1];
-	}
-	if (top > 64) {
-		sort_u64(a, n);
-		return;
+	for (i = 1, sum = 0; i <= m; i++) {	/* the sum in a register */
+		sum += count[i];
+		count[i] = sum;
 	}
 	for (i = 0; i < n; i++)
 		tmp[count[a[i] >> (64 - bits)]++] = a[i];
-	for (i = 1; i < n; i++) {
+	for (i = 1, moves = 0; i < n; i++) {
 		t = tmp[i];
-		for (j = i; j > 0 && tmp[j - 1] > t; j--)
+		if (tmp[i - 1] <= t)
+			continue;
+		j = i;
+		do {
 			tmp[j] = tmp[j - 1];
+			j--;
+		} while (j > 0 && tmp[j - 1] > t);
 		tmp[j] = t;
+		moves += i - j;
+		if (moves > 8 * n) {
+			sort_u64(tmp, n);
+			break;
+		}
 	}
 	memcpy(a, tmp, n * sizeof(*a));
 }
@@ -203,53 +209,68 @@ need_pos(size_t n)
 	}
 }
 
+static void
+need_hv(size_t n)
+{
+	if (n > hvcap) {
+		hvcap = n + n / 2;
+		hv = pskd_xreallocarray(hv, hvcap, sizeof(*hv));
+	}
+}
+
 /* Hash the n-grams of the normalised text; returns the number of values. */
 static size_t
 shingles(const unsigned char *s, size_t len)
 {
-	size_t nb = 0, i, nh, w = opt.n, cplen;
+	const uint32_t *sv = (const uint32_t *)(void *)seps.p;
+	size_t nb = 0, i, nh, w = opt.n, cplen, ns = seps.len / 4;
+	int words = opt.unit == PSKD_UNIT_WORDS;
+	uint64_t last;
 	uint32_t cp;
 
 	if (len == 0)
 		return 0;
-	need_pos(len + 2);
-	/* Boundaries: the start of every unit and one past the last byte. */
-	if (opt.unit == PSKD_UNIT_WORDS) {
-		/* The spaces between words, as normalisation wrote them. */
-		const uint32_t *sv = (const uint32_t *)(void *)seps.p;
-		size_t ns = seps.len / 4;
-
-		pos[nb++] = 0;
-		for (i = 0; i < ns; i++)
-			pos[nb++] = (size_t)sv[i] + 1;
+	if (words) {
+		/*
+		 * The spaces between words, as normalisation wrote them: word
+		 * k starts one past space k - 1 and ends at space k (or at the
+		 * end); n-grams are hashed straight from them.
+		 */
+		nb = ns + 1;
+		nh = nb >= w ? nb - w + 1 : 1;
+		need_hv(nh);
+		if (nb < w)
+			w = nb;
 	} else {
+		need_pos(len + 2);
+		/* The start of every code point and one past the last. */
 		for (i = 0; i < len; i += cplen) {
 			pos[nb++] = i;
 			cplen = pskd_utf8_decode(s + i, len - i, &cp);
 			if (cplen == 0)
 				cplen = 1;
 		}
+		pos[nb] = len;
+		nh = nb >= w ? nb - w + 1 : 1;
+		need_hv(nh);
+		if (nb < w)
+			w = nb;
 	}
-	/* One past the last unit; a word ends one byte before the next. */
-	pos[nb] = opt.unit == PSKD_UNIT_WORDS ? len + 1 : len;
-	nh = nb >= w ? nb - w + 1 : 1;
-	if (nh > hvcap) {
-		hvcap = nh + nh / 2;
-		hv = pskd_xreallocarray(hv, hvcap, sizeof(*hv));
-	}
-	if (nb < w)
-		w = nb;
+	/* One call of the hash, so that it is inlined. */
 	for (i = 0; i < nh; i++) {
-		size_t a = pos[i], b = pos[i + w];
+		size_t a, b;
 
-		if (opt.unit == PSKD_UNIT_WORDS)
-			b--;
+		if (words) {
+			a = i == 0 ? 0 : (size_t)sv[i - 1] + 1;
+			b = i + w - 1 < ns ? (size_t)sv[i + w - 1] : len;
+		} else
+			a = pos[i], b = pos[i + w];
 		hv[i] = XXH3_64bits_withSeed(s + a, b - a, SHINGLE_SEED);
 	}
 	sort_hashes(hv, nh);
-	for (i = 1, nb = 1; i < nh; i++)
-		if (hv[i] != hv[nb - 1])
-			hv[nb++] = hv[i];
+	for (i = 1, nb = 1, last = hv[0]; i < nh; i++)
+		if (hv[i] != last)
+			hv[nb++] = last = hv[i];
 	return nb;
 }
 

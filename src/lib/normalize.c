@@ -25,6 +25,9 @@ pskd_norm_init(struct pskd_norm *nm, unsigned flags)
 		    !(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9'))
 			nm->ascii[c] = SPACE;
 	}
+	for (c = 0; c < 128; c++)
+		nm->word[c] = nm->ascii[c] == SPACE ? ' ' :
+		    (uint16_t)(0x100 | nm->ascii[c]);
 }
 
 /* The class of a code point after case folding and decomposition. */
@@ -86,14 +89,18 @@ pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 		c = s[i];
 		if (collapse && c < 0x80) {
 			/*
-			 * Branch-free over ASCII (word boundaries are random):
-			 * a separating space is written when a word starts
-			 * after a space, the byte itself unless it is a space.
+			 * Branch-free over ASCII (word boundaries are random).
+			 * A space byte stores ' ' at the end of the output
+			 * without taking it; a word byte after one (with a word
+			 * before) is stored one further on, taking the space.
+			 * The dependency chains are one operation a byte.
 			 * Room: the buffer has at least the input left plus
 			 * the pending space.
 			 */
-			unsigned char *q = out->p;
-			size_t l = out->len, ns = 0, sep;
+			unsigned char *q = out->p + start;
+			size_t l = out->len - start, ns = 0;
+			size_t wrote = l > 0;
+			size_t pend = (size_t)pending & wrote, w = 1;
 			uint32_t *sv = NULL;
 
 			if (seps != NULL) {
@@ -101,23 +108,38 @@ pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 				pskd_buf_reserve(seps, 4 * (n - i) + 4);
 				sv = (uint32_t *)(void *)(seps->p + seps->len);
 			}
-			do {
-				unsigned char m = nm->ascii[c];
-				int sp = m == SPACE;
+			q[l] = ' ';
+			if (sv != NULL) {
+				do {
+					unsigned e = nm->word[c];
+					size_t sep;
 
-				q[l] = ' ';
-				sep = (size_t)(pending & !sp & (l > start));
-				if (sv != NULL) {
-					sv[ns] = (uint32_t)(l - start);
+					w = e >> 8;
+					sep = pend & w;
+					sv[ns] = (uint32_t)l;
 					ns += sep;
-				}
-				l += sep;
-				q[l] = m;
-				l += (size_t)!sp;
-				pending = sp;
-				i++;
-			} while (i < n && (c = s[i]) < 0x80);
-			out->len = l;
+					q[l + sep] = (unsigned char)e;
+					l += sep + w;
+					wrote |= w;
+					pend = wrote & ~w;
+					i++;
+				} while (i < n && (c = s[i]) < 0x80);
+			} else {
+				do {
+					unsigned e = nm->word[c];
+					size_t sep;
+
+					w = e >> 8;
+					sep = pend & w;
+					q[l + sep] = (unsigned char)e;
+					l += sep + w;
+					wrote |= w;
+					pend = wrote & ~w;
+					i++;
+				} while (i < n && (c = s[i]) < 0x80);
+			}
+			out->len = start + l;
+			pending = (int)(w ^ 1);
 			if (seps != NULL)
 				seps->len += 4 * ns;
 			continue;

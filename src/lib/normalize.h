@@ -6,12 +6,14 @@
 #define PSKD_NORMALIZE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "pskd.h"
 
 struct pskd_norm {
 	unsigned	flags;		/* PSKD_NORM_* */
 	unsigned char	ascii[128];	/* the map of ASCII bytes */
+	uint16_t	word[128];	/* the byte (' ' for a space), 0x100 if not */
 };
 
 void	pskd_norm_init(struct pskd_norm *nm, unsigned flags);
