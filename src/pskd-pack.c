@@ -57,6 +57,23 @@ parse_type(struct pskd_type *t, const char *text)
 		pskd_errx(PSKD_EXIT_DATA, "-e: %s", perr.msg);
 }
 
+/* A stream must hold samples of the output's type (named by whence). */
+static void
+same_type(const struct pskd_type *t, const struct pskd_type *to,
+    const char *whence)
+{
+	char *a = pskd_type_format(t, NULL, 0);
+	char *b = pskd_type_format(to, NULL, 0);
+
+	if (strcmp(a, b) != 0) {
+		snprintf(perr.msg, sizeof(perr.msg), "E%d: the stream's type "
+		    "%s is not %s %s", PSKD_E_MISMATCH, a, whence, b);
+		fail_at(0, perr.msg);
+	}
+	free(a);
+	free(b);
+}
+
 /*
  * The output type of a stream: its own (or -t, which must be the same
  * type), with the stream's encodings unless -e gives others.
@@ -65,7 +82,7 @@ static void
 binary_type(struct pskd_header *h, struct pskd_type *to)
 {
 	const char *text = opt.type ? opt.type : h->type.text;
-	char *list, *a, *b;
+	char *list;
 
 	if (pskd_type_parse(to, text, strlen(text), &perr) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s: %s", opt.type ? "-t" : inname,
@@ -73,15 +90,7 @@ binary_type(struct pskd_header *h, struct pskd_type *to)
 	if (to->params)
 		pskd_errx(PSKD_EXIT_DATA, "-t: E%d: type not closed: a params "
 		    "type has no layout to pack", PSKD_E_TYPE);
-	a = pskd_type_format(&h->type, NULL, 0);
-	b = pskd_type_format(to, NULL, 0);
-	if (strcmp(a, b) != 0) {
-		snprintf(perr.msg, sizeof(perr.msg), "E%d: the stream's type "
-		    "%s is not -t %s", PSKD_E_MISMATCH, a, b);
-		fail_at(0, perr.msg);
-	}
-	free(a);
-	free(b);
+	same_type(&h->type, to, "-t");
 	list = pskd_type_encodings(&h->type);
 	if (pskd_type_set_encodings(to, opt.encodings ? opt.encodings : list,
 	    &perr) == -1)
@@ -105,22 +114,6 @@ read_header(struct pskd_reader *r, struct pskd_header *h)
 	if (h->type.params)
 		fail_at(0, "E9001: type not closed: a params type has no "
 		    "layout to pack");
-}
-
-/* A later operand must hold samples of the output's type. */
-static void
-same_type(const struct pskd_type *t, const struct pskd_type *to)
-{
-	char *a = pskd_type_format(t, NULL, 0);
-	char *b = pskd_type_format(to, NULL, 0);
-
-	if (strcmp(a, b) != 0) {
-		snprintf(perr.msg, sizeof(perr.msg), "E%d: type %s differs from "
-		    "the first input's %s", PSKD_E_MISMATCH, a, b);
-		fail_at(0, perr.msg);
-	}
-	free(a);
-	free(b);
 }
 
 /* Text samples, one a line. */
@@ -352,7 +345,7 @@ main(int argc, char **argv)
 			pskd_err(PSKD_EXIT_DATA, "%s", inname);
 		if (binary) {
 			read_header(&r, &h);
-			same_type(&h.type, &to);
+			same_type(&h.type, &to, "the first input's");
 		} else if (got >= 4 && memcmp(p, PSKD_MAGIC, 4) == 0)
 			fail_at(0, "E9005: a .psk.d stream after text samples");
 	}
