@@ -19,9 +19,7 @@ static struct pskd_writer out;
 static struct pskd_minhash mh;
 static struct pskd_frame_params first;
 static int have_first;
-static uint32_t *x32, *sig;
-static uint64_t *x64;
-static size_t xcap;
+static uint32_t *sig;
 
 static void
 usage(void)
@@ -58,7 +56,6 @@ sign_file(const char *path)
 	struct pskd_frame_reader fr;
 	struct pskd_frame f;
 	const char *what;
-	size_t j;
 	int rc;
 
 	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SHINGLES) == -1) {
@@ -87,25 +84,12 @@ sign_file(const char *path)
 			    "first input's", fr.r.name, what);
 	}
 	while ((rc = pskd_frame_next(&fr, &f)) == 1) {
-		if (f.count > xcap) {
-			xcap = f.count + f.count / 2;
-			x32 = pskd_xreallocarray(x32, xcap, sizeof(*x32));
-			x64 = pskd_xreallocarray(x64, xcap, sizeof(*x64));
-		}
 		if (f.count == 0) {
 			pskd_frame_write_u32(&out, f.id, f.idlen, f.line,
 			    f.linelen, sig, 0);
 			continue;
 		}
-		pskd_frame_values_u64(&f, x64);
-		if (mh.family == PSKD_FAMILY_OPH)
-			pskd_minhash_oph(&mh, x64, f.count, sig);
-		else {
-			for (j = 0; j < f.count; j++)
-				x32[j] = (uint32_t)x64[j] ^
-				    (uint32_t)(x64[j] >> 32);
-			pskd_minhash_classic(&mh, x32, f.count, sig);
-		}
+		pskd_minhash_sign(&mh, f.values, f.count, sig);
 		pskd_frame_write_u32(&out, f.id, f.idlen, f.line, f.linelen,
 		    sig, mh.k);
 		if (out.error)

@@ -61,14 +61,15 @@ pskd_minhash_init(struct pskd_minhash *mh, uint32_t k, uint32_t family,
 	st = seed;
 	mh->key = pskd_splitmix64(&st);
 	mh->key2 = pskd_splitmix64(&st);
-	mh->filled = pskd_xmalloc(k);
+	mh->bins = pskd_xreallocarray(NULL, k, sizeof(*mh->bins));
 }
 
 void
 pskd_minhash_free(struct pskd_minhash *mh)
 {
 	free(mh->seeds);
-	free(mh->filled);
+	free(mh->bins);
+	free(mh->x32);
 }
 
 int
@@ -197,37 +198,96 @@ bin_of(uint64_t h, uint32_t k)
 	return (uint32_t)(((h >> 32) * k) >> 32);
 }
 
+/*
+ * A bin holds its least 32-bit value widened to 64 bits, so 2^32 can mean
+ * empty and no flag array is needed.
+ */
+#define OPH_EMPTY	((uint64_t)1 << 32)
+
+static void
+oph_start(const struct pskd_minhash *mh)
+{
+	uint32_t i;
+
+	for (i = 0; i < mh->k; i++)
+		mh->bins[i] = OPH_EMPTY;
+}
+
+/*
+ * Lower the bin's minimum without a branch: whether a shingle is its bin's
+ * new minimum is a coin toss the predictor cannot learn, and mispredicting
+ * it cost more than the hashing.
+ */
+static inline void
+oph_add(uint64_t *bins, uint64_t key, uint32_t k, uint64_t x)
+{
+	uint64_t h = pskd_fmix64(x ^ key), v = (uint32_t)h, *m;
+
+	m = bins + bin_of(h, k);
+	*m = v < *m ? v : *m;
+}
+
+/*
+ * Optimal densification: an empty bin copies the first filled bin its
+ * probe sequence h(i, 1), h(i, 2), ... reaches.  The set is not empty, so
+ * some bin is filled and the probing ends.
+ */
+static void
+oph_finish(const struct pskd_minhash *mh, uint32_t *sig)
+{
+	uint32_t k = mh->k, i, a, j;
+
+	for (i = 0; i < k; i++) {
+		j = i;
+		for (a = 1; mh->bins[j] == OPH_EMPTY; a++)
+			j = bin_of(pskd_fmix64(mh->key2 ^ ((uint64_t)i << 32 |
+			    a)), k);
+		sig[i] = (uint32_t)mh->bins[j];
+	}
+}
+
 void
 pskd_minhash_oph(const struct pskd_minhash *mh, const uint64_t *x, size_t n,
     uint32_t *sig)
 {
-	uint32_t k = mh->k, i, b, a, j;
-	uint64_t h;
 	size_t t;
 
-	memset(mh->filled, 0, k);
-	for (i = 0; i < k; i++)
-		sig[i] = UINT32_MAX;
-	for (t = 0; t < n; t++) {
-		h = pskd_fmix64(x[t] ^ mh->key);
-		b = bin_of(h, k);
-		mh->filled[b] = 1;
-		if ((uint32_t)h < sig[b])
-			sig[b] = (uint32_t)h;
-	}
-	if (n == 0)
+	oph_start(mh);
+	for (t = 0; t < n; t++)
+		oph_add(mh->bins, mh->key, mh->k, x[t]);
+	if (n > 0)
+		oph_finish(mh, sig);
+	else
+		memset(sig, 0xff, mh->k * sizeof(*sig));
+}
+
+void
+pskd_minhash_sign(struct pskd_minhash *mh, const unsigned char *p, size_t n,
+    uint32_t *sig)
+{
+	uint64_t x;
+	size_t t;
+
+	if (n == 0) {
+		memset(sig, 0xff, mh->k * sizeof(*sig));
 		return;
-	/* Optimal densification: an empty bin copies the first filled bin
-	 * its probe sequence h(i, 1), h(i, 2), ... reaches. */
-	for (i = 0; i < k; i++) {
-		if (mh->filled[i])
-			continue;
-		for (a = 1;; a++) {
-			j = bin_of(pskd_fmix64(mh->key2 ^ ((uint64_t)i << 32 | a)),
-			    k);
-			if (mh->filled[j] == 1)
-				break;
-		}
-		sig[i] = sig[j];
 	}
+	if (mh->family == PSKD_FAMILY_OPH) {
+		oph_start(mh);
+		for (t = 0; t < n; t++)
+			oph_add(mh->bins, mh->key, mh->k,
+			    pskd_get_le64(p + 8 * t));
+		oph_finish(mh, sig);
+		return;
+	}
+	if (n > mh->x32cap) {
+		mh->x32cap = n + n / 2;
+		mh->x32 = pskd_xreallocarray(mh->x32, mh->x32cap,
+		    sizeof(*mh->x32));
+	}
+	for (t = 0; t < n; t++) {
+		x = pskd_get_le64(p + 8 * t);
+		mh->x32[t] = (uint32_t)x ^ (uint32_t)(x >> 32);
+	}
+	pskd_minhash_classic(mh, mh->x32, n, sig);
 }

@@ -16,7 +16,9 @@ struct pskd_minhash {
 	uint64_t	 seed;
 	uint32_t	*seeds;		/* classic: k 32-bit seeds */
 	uint64_t	 key, key2;	/* oph: the hash and densification keys */
-	unsigned char	*filled;	/* oph: scratch, k flags */
+	uint64_t	*bins;		/* oph: scratch, k minima; 2^32 = empty */
+	uint32_t	*x32;		/* pskd_minhash_sign: folded hashes */
+	size_t		 x32cap;
 	int		 simd;		/* 0 portable, 1 up to AVX2, 2 AVX-512 */
 };
 
@@ -36,6 +38,13 @@ int	pskd_minhash_have_avx2(void);
 void	pskd_minhash_classic(const struct pskd_minhash *mh, const uint32_t *x32,
 	    size_t n, uint32_t *sig);
 void	pskd_minhash_oph(const struct pskd_minhash *mh, const uint64_t *x,
+	    size_t n, uint32_t *sig);
+/*
+ * The signature of a non-empty set given as a frame carries it: n 64-bit
+ * little-endian shingle hashes at p (pskd_frame.values), in mh's family.
+ * Its scratch grows with the largest set seen, never per document.
+ */
+void	pskd_minhash_sign(struct pskd_minhash *mh, const unsigned char *p,
 	    size_t n, uint32_t *sig);
 
 #endif /* PSKD_MINHASH_H */
