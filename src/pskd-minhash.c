@@ -83,15 +83,14 @@ sign_file(const char *path)
 			pskd_errx(PSKD_EXIT_DATA, "%s: %s differs from the "
 			    "first input's", fr.r.name, what);
 	}
-	while ((rc = pskd_frame_next(&fr, &f)) == 1) {
-		if (f.count == 0) {
-			pskd_frame_write_u32(&out, f.id, f.idlen, f.line,
-			    f.linelen, sig, 0);
-			continue;
+	/* pskd_minhash_sign() checks the order of the values it reads. */
+	while ((rc = pskd_frame_next_unordered(&fr, &f)) == 1) {
+		if (pskd_minhash_sign(&mh, f.values, f.count, sig) == -1) {
+			rc = pskd_frame_disorder(&fr);
+			break;
 		}
-		pskd_minhash_sign(&mh, f.values, f.count, sig);
 		pskd_frame_write_u32(&out, f.id, f.idlen, f.line, f.linelen,
-		    sig, mh.k);
+		    sig, f.count == 0 ? 0 : mh.k);
 		if (out.error)
 			break;
 	}

@@ -117,13 +117,33 @@ pskd_frame_params_differ(const struct pskd_frame_params *a,
 	return NULL;
 }
 
-ssize_t
-pskd_frame_parse(const unsigned char *p, size_t n,
-    const struct pskd_frame_params *fp, struct pskd_frame *f, char *err,
-    size_t errsize)
+static const char disorder[] = "shingle values not strictly increasing";
+
+/* 1 if the n shingle values at p are strictly increasing. */
+static int
+ascending(const unsigned char *p, size_t n)
 {
-	uint64_t idlen, linelen, count, size, prev, v;
-	size_t vs = pskd_frame_value_size(fp->kind), i;
+	uint64_t prev, v;
+	size_t i;
+	int bad = 0;
+
+	if (n == 0)
+		return 1;
+	/* No early exit: a branch-free loop is quicker on valid streams. */
+	for (i = 1, prev = pskd_get_le64(p); i < n; i++, prev = v) {
+		v = pskd_get_le64(p + 8 * i);
+		bad |= v <= prev;
+	}
+	return !bad;
+}
+
+/* pskd_frame_parse(), checking the order of shingle values if asked. */
+static ssize_t
+parse(const unsigned char *p, size_t n, const struct pskd_frame_params *fp,
+    struct pskd_frame *f, int order, char *err, size_t errsize)
+{
+	uint64_t idlen, linelen, count, size;
+	size_t vs = pskd_frame_value_size(fp->kind);
 
 	if (n < PSKD_FRAME_HEAD_SIZE)
 		return 0;
@@ -155,17 +175,20 @@ pskd_frame_parse(const unsigned char *p, size_t n,
 	f->line = f->id + f->idlen;
 	f->count = (uint32_t)count;
 	f->values = f->line + f->linelen;
-	if (fp->kind == PSKD_FRAME_SHINGLES) {
-		for (i = 0, prev = 0; i < f->count; i++, prev = v) {
-			v = pskd_get_le64(f->values + 8 * i);
-			if (i > 0 && v <= prev) {
-				snprintf(err, errsize, "shingle values not "
-				    "strictly increasing");
-				return -1;
-			}
-		}
+	if (order && fp->kind == PSKD_FRAME_SHINGLES &&
+	    !ascending(f->values, f->count)) {
+		snprintf(err, errsize, "%s", disorder);
+		return -1;
 	}
 	return (ssize_t)size;
+}
+
+ssize_t
+pskd_frame_parse(const unsigned char *p, size_t n,
+    const struct pskd_frame_params *fp, struct pskd_frame *f, char *err,
+    size_t errsize)
+{
+	return parse(p, n, fp, f, 1, err, errsize);
 }
 
 int
@@ -212,8 +235,8 @@ read_big(struct pskd_frame_reader *fr, size_t size)
 	return 1;
 }
 
-int
-pskd_frame_next(struct pskd_frame_reader *fr, struct pskd_frame *f)
+static int
+next(struct pskd_frame_reader *fr, struct pskd_frame *f, int order)
 {
 	const unsigned char *p;
 	uint64_t size;
@@ -236,7 +259,7 @@ pskd_frame_next(struct pskd_frame_reader *fr, struct pskd_frame *f)
 			return -1;
 	} else {
 		/* Check the lengths before reading that many bytes. */
-		used = pskd_frame_parse(p, (size_t)got, &fr->fp, f, fr->err,
+		used = parse(p, (size_t)got, &fr->fp, f, order, fr->err,
 		    sizeof(fr->err));
 		if (used < 0)
 			goto bad;
@@ -249,7 +272,7 @@ pskd_frame_next(struct pskd_frame_reader *fr, struct pskd_frame *f)
 		p = fr->body.p;
 		got = (ssize_t)fr->body.len;
 	}
-	used = pskd_frame_parse(p, (size_t)got, &fr->fp, f, fr->err,
+	used = parse(p, (size_t)got, &fr->fp, f, order, fr->err,
 	    sizeof(fr->err));
 	if (used < 0)
 		goto bad;
@@ -271,6 +294,26 @@ bad:
 		snprintf(fr->err, sizeof(fr->err), "frame %llu: %.200s",
 		    (unsigned long long)fr->nframes + 1, msg);
 	}
+	return -1;
+}
+
+int
+pskd_frame_next(struct pskd_frame_reader *fr, struct pskd_frame *f)
+{
+	return next(fr, f, 1);
+}
+
+int
+pskd_frame_next_unordered(struct pskd_frame_reader *fr, struct pskd_frame *f)
+{
+	return next(fr, f, 0);
+}
+
+int
+pskd_frame_disorder(struct pskd_frame_reader *fr)
+{
+	snprintf(fr->err, sizeof(fr->err), "frame %llu: %s",
+	    (unsigned long long)fr->nframes, disorder);
 	return -1;
 }
 

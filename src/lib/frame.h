@@ -105,6 +105,16 @@ int	pskd_frame_reader_open(struct pskd_frame_reader *fr, const char *path,
 	    unsigned want);
 /* 1 a frame, 0 end of stream, -1 error (fr->err, or errno if err empty). */
 int	pskd_frame_next(struct pskd_frame_reader *fr, struct pskd_frame *f);
+/*
+ * pskd_frame_next() without its pass over a shingle frame's values to check
+ * their order, for a caller that reads every value anyway and checks it
+ * there: one pass over them instead of two.  The caller must refuse a frame
+ * whose values are not strictly increasing, with pskd_frame_disorder().
+ */
+int	pskd_frame_next_unordered(struct pskd_frame_reader *fr,
+	    struct pskd_frame *f);
+/* Set fr->err for the last frame's values out of order; returns -1. */
+int	pskd_frame_disorder(struct pskd_frame_reader *fr);
 void	pskd_frame_reader_close(struct pskd_frame_reader *fr);
 
 /* Writing: the header, then frames whose values are given as host ints. */

@@ -261,33 +261,43 @@ pskd_minhash_oph(const struct pskd_minhash *mh, const uint64_t *x, size_t n,
 		memset(sig, 0xff, mh->k * sizeof(*sig));
 }
 
-void
+int
 pskd_minhash_sign(struct pskd_minhash *mh, const unsigned char *p, size_t n,
     uint32_t *sig)
 {
-	uint64_t x;
+	uint64_t x, prev = 0;
 	size_t t;
+	int bad = 0;
 
 	if (n == 0) {
 		memset(sig, 0xff, mh->k * sizeof(*sig));
-		return;
+		return 0;
 	}
+	/* The order check rides along: these loops read every value anyway. */
 	if (mh->family == PSKD_FAMILY_OPH) {
 		oph_start(mh);
-		for (t = 0; t < n; t++)
-			oph_add(mh->bins, mh->key, mh->k,
-			    pskd_get_le64(p + 8 * t));
+		for (t = 0; t < n; t++, prev = x) {
+			x = pskd_get_le64(p + 8 * t);
+			bad |= t > 0 && x <= prev;
+			oph_add(mh->bins, mh->key, mh->k, x);
+		}
+		if (bad)
+			return -1;
 		oph_finish(mh, sig);
-		return;
+		return 0;
 	}
 	if (n > mh->x32cap) {
 		mh->x32cap = n + n / 2;
 		mh->x32 = pskd_xreallocarray(mh->x32, mh->x32cap,
 		    sizeof(*mh->x32));
 	}
-	for (t = 0; t < n; t++) {
+	for (t = 0; t < n; t++, prev = x) {
 		x = pskd_get_le64(p + 8 * t);
+		bad |= t > 0 && x <= prev;
 		mh->x32[t] = (uint32_t)x ^ (uint32_t)(x >> 32);
 	}
+	if (bad)
+		return -1;
 	pskd_minhash_classic(mh, mh->x32, n, sig);
+	return 0;
 }

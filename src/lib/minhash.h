@@ -40,11 +40,13 @@ void	pskd_minhash_classic(const struct pskd_minhash *mh, const uint32_t *x32,
 void	pskd_minhash_oph(const struct pskd_minhash *mh, const uint64_t *x,
 	    size_t n, uint32_t *sig);
 /*
- * The signature of a non-empty set given as a frame carries it: n 64-bit
- * little-endian shingle hashes at p (pskd_frame.values), in mh's family.
- * Its scratch grows with the largest set seen, never per document.
+ * The signature of a set given as a frame carries it: n 64-bit little-endian
+ * shingle hashes at p (pskd_frame.values), in mh's family; all ones for an
+ * empty set.  Returns 0, or -1 if the values are not strictly increasing
+ * (the frame is invalid; sig is then undefined).  Its scratch grows with
+ * the largest set seen, never per document.
  */
-void	pskd_minhash_sign(struct pskd_minhash *mh, const unsigned char *p,
+int	pskd_minhash_sign(struct pskd_minhash *mh, const unsigned char *p,
 	    size_t n, uint32_t *sig);
 
 #endif /* PSKD_MINHASH_H */
