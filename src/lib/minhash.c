@@ -261,22 +261,128 @@ pskd_minhash_oph(const struct pskd_minhash *mh, const uint64_t *x, size_t n,
 		memset(sig, 0xff, mh->k * sizeof(*sig));
 }
 
+#ifdef HAVE_X86
+#define X86_SCAN	__attribute__((target("avx512f,avx512dq")))
+
+/* 1 if the AVX-512 loops over the frame's values may run. */
+static int
+scan_avx512(const struct pskd_minhash *mh)
+{
+	return mh->simd >= 2 && __builtin_cpu_supports("avx512f") &&
+	    __builtin_cpu_supports("avx512dq");
+}
+
+/*
+ * Lanes of x not greater than the value before them, *last holding the
+ * vector before x; the first vector of a set has no lane 0 to check.
+ */
+X86_SCAN static inline __mmask8
+disorder8(__m512i x, __m512i *last, size_t t)
+{
+	__m512i before = _mm512_alignr_epi64(x, *last, 7);
+
+	*last = x;
+	return _mm512_mask_cmple_epu64_mask(t == 0 ? 0xfe : 0xff, x, before);
+}
+
+X86_SCAN static inline __m512i
+fmix64x8(__m512i h)
+{
+	const __m512i c1 = _mm512_set1_epi64((long long)0xff51afd7ed558ccdULL);
+	const __m512i c2 = _mm512_set1_epi64((long long)0xc4ceb9fe1a85ec53ULL);
+
+	h = _mm512_xor_si512(h, _mm512_srli_epi64(h, 33));
+	h = _mm512_mullo_epi64(h, c1);
+	h = _mm512_xor_si512(h, _mm512_srli_epi64(h, 33));
+	h = _mm512_mullo_epi64(h, c2);
+	return _mm512_xor_si512(h, _mm512_srli_epi64(h, 33));
+}
+
+/* The classic family's folding, eight values at a time; returns how many. */
+X86_SCAN static size_t
+fold_avx512(const unsigned char *p, size_t n, uint32_t *x32, int *bad)
+{
+	__m512i x, last = _mm512_setzero_si512();
+	__mmask8 dis = 0;
+	size_t t;
+
+	for (t = 0; t + 8 <= n; t += 8) {
+		x = _mm512_loadu_si512(p + 8 * t);
+		dis |= disorder8(x, &last, t);
+		_mm256_storeu_si256((__m256i *)(x32 + t), _mm512_cvtepi64_epi32(
+		    _mm512_xor_si512(x, _mm512_srli_epi64(x, 32))));
+	}
+	*bad |= dis != 0;
+	return t;
+}
+
+/*
+ * OPH's hashing, eight values at a time, a block into bin numbers and
+ * values on the stack, then the bins lowered one by one (a vector scatter
+ * would have to resolve the lanes that share a bin first).  Returns how
+ * many values it took.
+ */
+X86_SCAN static size_t
+oph_avx512(const struct pskd_minhash *mh, const unsigned char *p, size_t n,
+    int *bad)
+{
+	uint32_t bin[256], val[256];
+	const __m512i key = _mm512_set1_epi64((long long)mh->key);
+	const __m512i k = _mm512_set1_epi64(mh->k);
+	__m512i x, h, last = _mm512_setzero_si512();
+	__mmask8 dis = 0;
+	uint64_t *m;
+	size_t t, i, len;
+
+	for (t = 0; t + 8 <= n; t += len) {
+		len = (n - t) & ~(size_t)7;
+		if (len > 256)
+			len = 256;
+		for (i = 0; i < len; i += 8) {
+			x = _mm512_loadu_si512(p + 8 * (t + i));
+			dis |= disorder8(x, &last, t + i);
+			h = fmix64x8(_mm512_xor_si512(x, key));
+			_mm256_storeu_si256((__m256i *)(val + i),
+			    _mm512_cvtepi64_epi32(h));
+			h = _mm512_srli_epi64(_mm512_mul_epu32(
+			    _mm512_srli_epi64(h, 32), k), 32);
+			_mm256_storeu_si256((__m256i *)(bin + i),
+			    _mm512_cvtepi64_epi32(h));
+		}
+		for (i = 0; i < len; i++) {
+			m = mh->bins + bin[i];
+			*m = val[i] < *m ? val[i] : *m;
+		}
+	}
+	*bad |= dis != 0;
+	return t;
+}
+#endif
+
 int
 pskd_minhash_sign(struct pskd_minhash *mh, const unsigned char *p, size_t n,
     uint32_t *sig)
 {
-	uint64_t x, prev = 0;
-	size_t t;
-	int bad = 0;
+	uint64_t x, prev;
+	size_t t = 0;
+	int bad = 0, simd = 0;
 
 	if (n == 0) {
 		memset(sig, 0xff, mh->k * sizeof(*sig));
 		return 0;
 	}
+#ifdef HAVE_X86
+	simd = scan_avx512(mh);
+#endif
 	/* The order check rides along: these loops read every value anyway. */
 	if (mh->family == PSKD_FAMILY_OPH) {
 		oph_start(mh);
-		for (t = 0; t < n; t++, prev = x) {
+#ifdef HAVE_X86
+		if (simd)
+			t = oph_avx512(mh, p, n, &bad);
+#endif
+		prev = t > 0 ? pskd_get_le64(p + 8 * (t - 1)) : 0;
+		for (; t < n; t++, prev = x) {
 			x = pskd_get_le64(p + 8 * t);
 			bad |= t > 0 && x <= prev;
 			oph_add(mh->bins, mh->key, mh->k, x);
@@ -291,7 +397,12 @@ pskd_minhash_sign(struct pskd_minhash *mh, const unsigned char *p, size_t n,
 		mh->x32 = pskd_xreallocarray(mh->x32, mh->x32cap,
 		    sizeof(*mh->x32));
 	}
-	for (t = 0; t < n; t++, prev = x) {
+#ifdef HAVE_X86
+	if (simd)
+		t = fold_avx512(p, n, mh->x32, &bad);
+#endif
+	prev = t > 0 ? pskd_get_le64(p + 8 * (t - 1)) : 0;
+	for (; t < n; t++, prev = x) {
 		x = pskd_get_le64(p + 8 * t);
 		bad |= t > 0 && x <= prev;
 		mh->x32[t] = (uint32_t)x ^ (uint32_t)(x >> 32);
