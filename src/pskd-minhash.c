@@ -16,6 +16,7 @@ static const char usage_text[] =
     "pskd-minhash [-a family] [-k K] [-s seed] [file ...]";
 
 static struct pskd_writer out;
+static struct pskd_frame_relay relay;	/* the lines go out from fr's buffer */
 static struct pskd_minhash mh;
 static struct pskd_frame_params first;
 static int have_first;
@@ -83,14 +84,14 @@ sign_file(const char *path)
 			pskd_errx(PSKD_EXIT_DATA, "%s: %s differs from the "
 			    "first input's", fr.r.name, what);
 	}
+	pskd_frame_relay_attach(&relay, &fr);
 	/* pskd_minhash_sign() checks the order of the values it reads. */
 	while ((rc = pskd_frame_next_unordered(&fr, &f)) == 1) {
 		if (pskd_minhash_sign(&mh, f.values, f.count, sig) == -1) {
 			rc = pskd_frame_disorder(&fr);
 			break;
 		}
-		pskd_frame_write_u32(&out, f.id, f.idlen, f.line, f.linelen,
-		    sig, f.count == 0 ? 0 : mh.k);
+		pskd_frame_relay_u32(&relay, &f, sig, f.count == 0 ? 0 : mh.k);
 		if (out.error)
 			break;
 	}
@@ -150,6 +151,7 @@ main(int argc, char **argv)
 
 	pskd_refuse_tty(1, "<stdout>");
 	pskd_writer_init(&out, 1, "<stdout>");
+	pskd_frame_relay_init(&relay, &out);
 	pskd_pipe_grow(1);
 	pskd_minhash_init(&mh, k, family, seed);
 	mh.simd = portable ? 0 : 2;

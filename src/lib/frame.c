@@ -235,6 +235,19 @@ read_big(struct pskd_frame_reader *fr, size_t size)
 	return 1;
 }
 
+/* 1 if the next frame is whole in the reader's buffer: no read will move it. */
+static int
+buffered(const struct pskd_frame_reader *fr)
+{
+	const unsigned char *p = fr->r.buf + fr->r.pos;
+	size_t have = fr->r.end - fr->r.pos;
+
+	return have >= PSKD_FRAME_HEAD_SIZE && PSKD_FRAME_HEAD_SIZE +
+	    (uint64_t)pskd_get_le32(p) + pskd_get_le32(p + 4) +
+	    (uint64_t)pskd_get_le32(p + 8) *
+	    pskd_frame_value_size(fr->fp.kind) <= have;
+}
+
 static int
 next(struct pskd_frame_reader *fr, struct pskd_frame *f, int order)
 {
@@ -244,6 +257,8 @@ next(struct pskd_frame_reader *fr, struct pskd_frame *f, int order)
 	size_t vs = pskd_frame_value_size(fr->fp.kind);
 
 	fr->err[0] = '\0';
+	if (fr->relay != NULL && !buffered(fr))
+		pskd_frame_relay_flush(fr->relay);
 	got = pskd_reader_peek(&fr->r, PSKD_FRAME_HEAD_SIZE, &p);
 	if (got < 0)
 		return -1;
@@ -320,6 +335,9 @@ pskd_frame_disorder(struct pskd_frame_reader *fr)
 void
 pskd_frame_reader_close(struct pskd_frame_reader *fr)
 {
+	if (fr->relay != NULL)
+		pskd_frame_relay_flush(fr->relay);
+	fr->relay = NULL;
 	pskd_reader_close(&fr->r);
 	pskd_buf_free(&fr->body);
 }
@@ -335,19 +353,25 @@ pskd_frame_write_header(struct pskd_writer *w,
 }
 
 static void
+encode_head(unsigned char *h, size_t *idlen, size_t linelen, uint32_t count)
+{
+	if (*idlen > PSKD_FRAME_MAX_ID)
+		*idlen = PSKD_FRAME_MAX_ID;	/* callers check; never overflow */
+	if (linelen > UINT32_MAX)
+		pskd_errx(PSKD_EXIT_DATA, "a line of %zu bytes is longer than "
+		    "a frame can carry", linelen);
+	pskd_put_le32(h, (uint32_t)*idlen);
+	pskd_put_le32(h + 4, (uint32_t)linelen);
+	pskd_put_le32(h + 8, count);
+}
+
+static void
 write_head(struct pskd_writer *w, const unsigned char *id, size_t idlen,
     const unsigned char *line, size_t linelen, uint32_t count)
 {
 	unsigned char h[PSKD_FRAME_HEAD_SIZE];
 
-	if (idlen > PSKD_FRAME_MAX_ID)
-		idlen = PSKD_FRAME_MAX_ID;	/* callers check; never overflow */
-	if (linelen > UINT32_MAX)
-		pskd_errx(PSKD_EXIT_DATA, "a line of %zu bytes is longer than "
-		    "a frame can carry", linelen);
-	pskd_put_le32(h, (uint32_t)idlen);
-	pskd_put_le32(h + 4, (uint32_t)linelen);
-	pskd_put_le32(h + 8, count);
+	encode_head(h, &idlen, linelen, count);
 	pskd_writer_write(w, h, sizeof(h));
 	pskd_writer_write(w, id, idlen);
 	pskd_writer_write(w, line, linelen);
@@ -401,4 +425,120 @@ pskd_frame_values_u32(const struct pskd_frame *f, uint32_t *out)
 
 	for (i = 0; i < f->count; i++)
 		out[i] = pskd_get_le32(f->values + 4 * (size_t)i);
+}
+
+void
+pskd_frame_relay_init(struct pskd_frame_relay *rl, struct pskd_writer *w)
+{
+	/* What w holds already goes out first, as the first segment. */
+	memset(rl, 0, sizeof(*rl));
+	rl->w = w;
+}
+
+void
+pskd_frame_relay_attach(struct pskd_frame_relay *rl,
+    struct pskd_frame_reader *fr)
+{
+	fr->relay = rl;
+}
+
+/* The writer's bytes since the last segment become an iovec. */
+static void
+close_segment(struct pskd_frame_relay *rl)
+{
+	struct pskd_writer *w = rl->w;
+
+	if (w->len > rl->seg) {
+		rl->iov[rl->niov].iov_base = w->buf + rl->seg;
+		rl->iov[rl->niov].iov_len = w->len - rl->seg;
+		rl->niov++;
+	}
+	rl->seg = w->len;
+}
+
+int
+pskd_frame_relay_flush(struct pskd_frame_relay *rl)
+{
+	struct pskd_writer *w = rl->w;
+	struct iovec *v = rl->iov;
+	int n;
+	ssize_t r;
+
+	close_segment(rl);
+	n = rl->niov;
+	while (n > 0 && w->error == 0) {
+		r = writev(w->fd, v, n);
+		if (r < 0) {
+			if (errno != EINTR)
+				w->error = errno;
+			continue;
+		}
+		if (r == 0) {
+			w->error = EIO;
+			break;
+		}
+		/* A short write: skip what went, go on from there. */
+		for (; n > 0 && (size_t)r >= v->iov_len; v++, n--)
+			r -= (ssize_t)v->iov_len;
+		if (n > 0) {
+			v->iov_base = (unsigned char *)v->iov_base + r;
+			v->iov_len -= (size_t)r;
+		}
+	}
+	rl->niov = 0;
+	w->len = rl->seg = 0;
+	return w->error ? -1 : 0;
+}
+
+/* Room for n more bytes in the writer's buffer, flushing to make it. */
+static unsigned char *
+own(struct pskd_frame_relay *rl, size_t n)
+{
+	struct pskd_writer *w = rl->w;
+	unsigned char *p;
+
+	if (n > w->cap - w->len)
+		pskd_frame_relay_flush(rl);
+	if (n > w->cap) {
+		w->buf = pskd_xrealloc(w->buf, n);
+		w->cap = n;
+	}
+	p = w->buf + w->len;
+	w->len += n;
+	w->total += n;
+	return p;
+}
+
+/* A reference to bytes outside the writer's buffer, still valid now. */
+static void
+ref(struct pskd_frame_relay *rl, const unsigned char *p, size_t n)
+{
+	if (n == 0)
+		return;
+	close_segment(rl);
+	rl->iov[rl->niov].iov_base = (void *)(uintptr_t)p;
+	rl->iov[rl->niov].iov_len = n;
+	rl->niov++;
+	rl->w->total += n;
+	/* Room for the next frame's segment and line. */
+	if (rl->niov > PSKD_RELAY_IOV - 2)
+		pskd_frame_relay_flush(rl);
+}
+
+void
+pskd_frame_relay_u32(struct pskd_frame_relay *rl, const struct pskd_frame *f,
+    const uint32_t *v, uint32_t count)
+{
+	unsigned char *p;
+	size_t idlen = f->idlen;
+	uint32_t i;
+
+	p = own(rl, PSKD_FRAME_HEAD_SIZE + (idlen > PSKD_FRAME_MAX_ID ?
+	    PSKD_FRAME_MAX_ID : idlen));
+	encode_head(p, &idlen, f->linelen, count);
+	memcpy(p + PSKD_FRAME_HEAD_SIZE, f->id, idlen);
+	ref(rl, f->line, f->linelen);
+	p = own(rl, 4 * (size_t)count);
+	for (i = 0; i < count; i++)
+		pskd_put_le32(p + 4 * (size_t)i, v[i]);
 }

@@ -7,6 +7,8 @@
 #ifndef PSKD_FRAME_H
 #define PSKD_FRAME_H
 
+#include <sys/uio.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -87,12 +89,15 @@ ssize_t	pskd_frame_parse(const unsigned char *p, size_t n,
 const char *pskd_frame_params_differ(const struct pskd_frame_params *a,
 	    const struct pskd_frame_params *b);
 
+struct pskd_frame_relay;
+
 /* Reading a frame stream: bounded memory, lengths checked before use. */
 struct pskd_frame_reader {
 	struct pskd_reader r;
 	struct pskd_frame_params fp;
 	struct pskd_buf	 body;
 	uint64_t	 nframes;	/* frames returned so far */
+	struct pskd_frame_relay *relay;	/* flushed before the buffer moves */
 	char		 err[256];
 };
 
@@ -126,6 +131,34 @@ void	pskd_frame_write_u64(struct pskd_writer *w, const unsigned char *id,
 void	pskd_frame_write_u32(struct pskd_writer *w, const unsigned char *id,
 	    size_t idlen, const unsigned char *line, size_t linelen,
 	    const uint32_t *v, uint32_t count);
+
+/*
+ * Relaying: frames written with the id and line of a frame just read,
+ * straight from the reader's buffer with writev(2) instead of copied into
+ * the writer's.  What the relay adds itself (frame heads, ids, values)
+ * goes into the writer's buffer, between the lines it points to.  The
+ * reader flushes the relay before its buffer moves, and when it is closed;
+ * call pskd_frame_relay_flush() before writing through w directly again.
+ * Errors are w's: sticky in w->error.
+ */
+#define PSKD_RELAY_IOV	512
+struct pskd_frame_relay {
+	struct pskd_writer *w;
+	size_t		 seg;		/* w->buf[seg..len) not yet in iov */
+	int		 niov;
+	struct iovec	 iov[PSKD_RELAY_IOV];
+};
+
+void	pskd_frame_relay_init(struct pskd_frame_relay *rl,
+	    struct pskd_writer *w);
+/* Frames relayed through rl come from fr until it is closed. */
+void	pskd_frame_relay_attach(struct pskd_frame_relay *rl,
+	    struct pskd_frame_reader *fr);
+/* Write f's id and line with count values v (host ints, 4 bytes each). */
+void	pskd_frame_relay_u32(struct pskd_frame_relay *rl,
+	    const struct pskd_frame *f, const uint32_t *v, uint32_t count);
+/* Write out everything relayed so far; 0, or -1 with w->error set. */
+int	pskd_frame_relay_flush(struct pskd_frame_relay *rl);
 
 /* Values of a frame as host integers. */
 void	pskd_frame_values_u64(const struct pskd_frame *f, uint64_t *out);
