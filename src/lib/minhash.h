@@ -15,9 +15,10 @@ struct pskd_minhash {
 	uint32_t	 family;	/* PSKD_FAMILY_CLASSIC or _OPH */
 	uint64_t	 seed;
 	uint32_t	*seeds;		/* classic: k 32-bit seeds */
+	uint32_t	*seedmix;	/* classic: seed ^ seed >> 16, for SIMD */
 	uint64_t	 key, key2;	/* oph: the hash and densification keys */
 	uint64_t	*bins;		/* oph: scratch, k minima; 2^32 = empty */
-	uint32_t	*x32;		/* pskd_minhash_sign: folded hashes */
+	uint32_t	*x32;		/* pskd_minhash_sign: folded, or pre-mixed */
 	size_t		 x32cap;
 	int		 simd;		/* 0 portable, 1 up to AVX2, 2 AVX-512 */
 };
