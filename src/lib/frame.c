@@ -377,15 +377,37 @@ write_head(struct pskd_writer *w, const unsigned char *id, size_t idlen,
 	pskd_writer_write(w, line, linelen);
 }
 
+/*
+ * Room for n bytes at the end of w's buffer, to encode values straight into
+ * it rather than through a copy; NULL if w must flush first (or failed).
+ */
+static unsigned char *
+room(struct pskd_writer *w, size_t n)
+{
+	unsigned char *p;
+
+	if (w->error || n > w->cap - w->len)
+		return NULL;
+	p = w->buf + w->len;
+	w->len += n;
+	w->total += n;
+	return p;
+}
+
 void
 pskd_frame_write_u64(struct pskd_writer *w, const unsigned char *id,
     size_t idlen, const unsigned char *line, size_t linelen,
     const uint64_t *v, uint32_t count)
 {
-	unsigned char b[8 * 64];
+	unsigned char b[8 * 64], *p;
 	uint32_t i, j;
 
 	write_head(w, id, idlen, line, linelen, count);
+	if ((p = room(w, 8 * (size_t)count)) != NULL) {
+		for (i = 0; i < count; i++)
+			pskd_put_le64(p + 8 * (size_t)i, v[i]);
+		return;
+	}
 	for (i = 0; i < count; i += j) {
 		for (j = 0; j < 64 && i + j < count; j++)
 			pskd_put_le64(b + 8 * j, v[i + j]);
@@ -398,10 +420,15 @@ pskd_frame_write_u32(struct pskd_writer *w, const unsigned char *id,
     size_t idlen, const unsigned char *line, size_t linelen,
     const uint32_t *v, uint32_t count)
 {
-	unsigned char b[4 * 128];
+	unsigned char b[4 * 128], *p;
 	uint32_t i, j;
 
 	write_head(w, id, idlen, line, linelen, count);
+	if ((p = room(w, 4 * (size_t)count)) != NULL) {
+		for (i = 0; i < count; i++)
+			pskd_put_le32(p + 4 * (size_t)i, v[i]);
+		return;
+	}
 	for (i = 0; i < count; i += j) {
 		for (j = 0; j < 128 && i + j < count; j++)
 			pskd_put_le32(b + 4 * j, v[i + j]);
