@@ -2,6 +2,8 @@
 # pskd-shingle (ASCII text only), pskd-minhash (both families) and the frame
 # stream specify, written from the man pages; imported by tests/t/dedup-*
 # and by tests/bench/dedup.sh (as the reference the bench compares with).
+# cminhash() is a third family, measured by the bench and not offered by
+# pskd-minhash (see its man page).
 import struct
 import sys
 
@@ -97,6 +99,25 @@ def oph(x, k, seed):
             a += 1
         out[i] = sig[j]
     return np.array(out, dtype=np.uint32)
+
+
+def cminhash(x, k, seed):
+    """C-MinHash (Li and Li 2021) with hashes for its two permutations:
+    sigma(x) = low32(fmix64(x ^ key)), key = the first splitmix64(seed)
+    (OPH's key), breaks up the shingle values; then one permutation,
+    fmix32, shifted circulantly: component_j = min over the set of
+    fmix32((sigma(x) + j) mod 2^32), j = 0 .. k-1."""
+    s, key = splitmix64(seed)
+    with np.errstate(over="ignore"):
+        h = x ^ np.uint64(key)
+        h = h ^ (h >> np.uint64(33))
+        h = h * np.uint64(0xff51afd7ed558ccd)
+        h = h ^ (h >> np.uint64(33))
+        h = h * np.uint64(0xc4ceb9fe1a85ec53)
+        h = h ^ (h >> np.uint64(33))
+        y = (h & np.uint64(0xffffffff)).astype(np.uint32)
+        j = np.arange(k, dtype=np.uint32)
+        return fmix32(y[None, :] + j[:, None]).min(axis=1)
 
 
 def read_frames(data):
