@@ -1,8 +1,8 @@
 /*
  * minhash.h - MinHash signatures of shingle sets, specified bit for bit in
- * pskd-minhash(1): the classic family of k seeded permutations (with an
- * AVX2 path and a portable one giving the same bits) and one-permutation
- * hashing with optimal densification.
+ * pskd-minhash(1): the classic family of k seeded permutations and
+ * one-permutation hashing with optimal densification, each with AVX-512
+ * (classic: or AVX2) paths and a portable one giving the same bits.
  */
 #ifndef PSKD_MINHASH_H
 #define PSKD_MINHASH_H
