@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -16,15 +17,119 @@
 
 #include "lshindex.h"
 
-#define TABLE_MIN	1024
 #define MANIFEST	"manifest"
+#define MANIFEST_V1	"pskd-lsh index 1\n"
+#define MANIFEST_V2	"pskd-lsh index 2\n"
+#define CHUNK_SHIFT	7	/* a chunk holds up to about 2^7 entries */
+#define MAX_MEMDOCS	(1u << 31)	/* documents in memory: d <= 31 */
 
-uint32_t
-pskd_band_key(const unsigned char *sketch, uint32_t band, uint32_t r)
+static inline uint32_t
+band_key(const unsigned char *sketch, uint32_t band, uint32_t r)
 {
 	return (uint32_t)(XXH3_64bits_withSeed(sketch + (size_t)band * r, r,
 	    band) >> 32);
 }
+
+uint32_t
+pskd_band_key(const unsigned char *sketch, uint32_t band, uint32_t r)
+{
+	return band_key(sketch, band, r);
+}
+
+/* ---- the entry code ---------------------------------------------------- */
+
+static void
+code_init(struct pskd_lsh_code *pc, uint32_t d)
+{
+	pc->d = d;
+	pc->f = 32 - d;
+	pc->c = d > CHUNK_SHIFT ? d - CHUNK_SHIFT : 0;
+	pc->known = pc->c + pc->f;
+}
+
+/* The fewest bits that number documents 0 .. n-1. */
+static uint32_t
+doc_bits(uint64_t n)
+{
+	uint32_t d = 0;
+
+	while (((uint64_t)1 << d) < n)
+		d++;
+	return d;
+}
+
+static inline uint32_t
+low_mask(uint32_t bits)
+{
+	return (uint32_t)(((uint64_t)1 << bits) - 1);
+}
+
+/* The top bits of a key that a partition keeps. */
+static inline uint32_t
+key_hi(uint32_t key, const struct pskd_lsh_code *pc)
+{
+	return (uint32_t)((uint64_t)key >> (32 - pc->known));
+}
+
+static inline uint32_t
+hi_chunk(uint32_t hi, const struct pskd_lsh_code *pc)
+{
+	return (uint32_t)((uint64_t)hi >> pc->f);
+}
+
+static inline uint32_t
+entry(uint32_t hi, uint32_t doc, const struct pskd_lsh_code *pc)
+{
+	return (uint32_t)((uint64_t)(hi & low_mask(pc->f)) << pc->d | doc);
+}
+
+/* An entry's fingerprint, and its known key bits given its chunk. */
+static inline uint32_t
+entry_fp(uint32_t e, const struct pskd_lsh_code *pc)
+{
+	return (uint32_t)((uint64_t)e >> pc->d);
+}
+
+static inline uint32_t
+entry_hi(uint32_t e, uint32_t chunk, const struct pskd_lsh_code *pc)
+{
+	return (uint32_t)((uint64_t)chunk << pc->f | entry_fp(e, pc));
+}
+
+/* First of n ascending entries that is >= v (v may be 2^32). */
+static inline size_t
+lower_mem(const uint32_t *e, size_t n, uint64_t v)
+{
+	size_t lo = 0, half;
+
+	while (n > 0) {
+		half = n / 2;
+		if (e[lo + half] < v) {
+			lo += half + 1;
+			n -= half + 1;
+		} else
+			n = half;
+	}
+	return lo;
+}
+
+static inline size_t
+lower_le(const unsigned char *p, size_t n, uint64_t v)
+{
+	size_t lo = 0, half;
+
+	while (n > 0) {
+		half = n / 2;
+		if (pskd_get_le32(p + 4 * (lo + half)) < v) {
+			lo += half + 1;
+			n -= half + 1;
+		} else
+			n = half;
+	}
+	return lo;
+}
+
+/* ---- files --------------------------------------------------------------- */
 
 static char *
 path_in(const struct pskd_lsh_index *ix, const char *name)
@@ -37,6 +142,19 @@ path_in(const struct pskd_lsh_index *ix, const char *name)
 }
 
 static void
+seg_name(char *name, size_t size, uint64_t id)
+{
+	snprintf(name, size, "seg-%" PRIu64, id);
+}
+
+static _Noreturn void
+damaged(const struct pskd_lsh_index *ix, const struct pskd_lsh_seg *s)
+{
+	pskd_errx(PSKD_EXIT_DATA, "%s/seg-%" PRIu64 ": entries out of range "
+	    "(the index is damaged)", ix->dir, s->id);
+}
+
+static void
 unmap(struct pskd_map *m)
 {
 	if (m->p != NULL && m->size > 0)
@@ -45,10 +163,10 @@ unmap(struct pskd_map *m)
 	m->size = 0;
 }
 
-/* Map at least need bytes of dir/name (the whole file when need is 0). */
+/* Map need bytes of dir/name (the whole file when need is 0). */
 static int
 map_file(struct pskd_lsh_index *ix, const char *name, uint64_t need,
-    struct pskd_map *m, char *err, size_t errsize)
+    int exact, struct pskd_map *m, char *err, size_t errsize)
 {
 	char *path = path_in(ix, name);
 	struct stat st;
@@ -61,12 +179,13 @@ map_file(struct pskd_lsh_index *ix, const char *name, uint64_t need,
 		snprintf(err, errsize, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
-	if ((uint64_t)st.st_size < need || (uint64_t)st.st_size > SIZE_MAX) {
-		snprintf(err, errsize, "%s: shorter than the manifest says "
+	if ((uint64_t)st.st_size < need || (uint64_t)st.st_size > SIZE_MAX ||
+	    (exact && (uint64_t)st.st_size != need)) {
+		snprintf(err, errsize, "%s: not the size the manifest says "
 		    "(the index is damaged)", path);
 		goto fail;
 	}
-	m->size = need ? (size_t)need : (size_t)st.st_size;
+	m->size = (size_t)need;
 	if (m->size > 0) {
 		m->p = mmap(NULL, m->size, PROT_READ, MAP_SHARED, fd, 0);
 		if (m->p == MAP_FAILED) {
@@ -79,93 +198,221 @@ map_file(struct pskd_lsh_index *ix, const char *name, uint64_t need,
 	free(path);
 	return 0;
 fail:
+	m->size = 0;
 	if (fd != -1)
 		close(fd);
 	free(path);
 	return -1;
 }
 
+/* Bytes of one band's section of a segment: n entries, 2^c + 1 offsets. */
+static size_t
+seg_section(const struct pskd_lsh_seg *s)
+{
+	return 4 * ((size_t)s->n + ((size_t)1 << s->code.c) + 1);
+}
+
+/*
+ * Map the documents on disk.  Nothing here reads them all: a run costs
+ * what it looks up, not what the index holds.
+ */
 static int
 map_base(struct pskd_lsh_index *ix, char *err, size_t errsize)
 {
-	char name[32];
-	uint64_t i, prev, v;
-	uint32_t j;
+	char name[48];
+	size_t i;
 
 	if (ix->nbase == 0)
 		return 0;
-	if (map_file(ix, "sketches", (uint64_t)ix->nbase * ix->fp.k,
+	if (map_file(ix, "sketches", (uint64_t)ix->nbase * ix->fp.k, 0,
 	    &ix->sketches, err, errsize) == -1 ||
-	    map_file(ix, "ids", ix->idbytes, &ix->ids, err, errsize) == -1 ||
-	    map_file(ix, "idoff", ((uint64_t)ix->nbase + 1) * 8, &ix->idoff,
+	    map_file(ix, "ids", ix->idbytes, 0, &ix->ids, err, errsize) == -1 ||
+	    map_file(ix, "idoff", ((uint64_t)ix->nbase + 1) * 8, 0, &ix->idoff,
 	    err, errsize) == -1)
 		return -1;
-	for (i = 0, prev = 0; i <= ix->nbase; i++, prev = v) {
-		v = pskd_get_le64(ix->idoff.p + 8 * i);
-		if (v < prev || v > ix->idbytes || (i == 0 && v != 0)) {
-			snprintf(err, errsize, "%s/idoff: offsets out of order "
-			    "(the index is damaged)", ix->dir);
+	for (i = 0; i < ix->nseg; i++) {
+		struct pskd_lsh_seg *s = &ix->seg[i];
+
+		seg_name(name, sizeof(name), s->id);
+		if (map_file(ix, name, (uint64_t)ix->b * seg_section(s), 1,
+		    &s->m, err, errsize) == -1)
 			return -1;
-		}
-	}
-	for (j = 0; j < ix->b; j++) {
-		snprintf(name, sizeof(name), "band-%03" PRIu32 ".%" PRIu64, j,
-		    ix->gen);
-		if (map_file(ix, name, 0, &ix->band[j], err, errsize) == -1)
-			return -1;
-		if (ix->band[j].size % 4 != 0) {
-			snprintf(err, errsize, "%s/%s: not a whole number of "
-			    "entries (the index is damaged)", ix->dir, name);
-			return -1;
-		}
 	}
 	return 0;
 }
 
-static void
-table_init(struct pskd_band_table *t, size_t cap)
-{
-	t->slot = pskd_xcalloc(cap, sizeof(*t->slot));
-	t->mask = cap - 1;
-	t->used = 0;
-}
+/* ---- this run's documents: chunks in memory ------------------------------ */
 
-/* The key of one of this run's documents in band j, from its sketch. */
+/*
+ * A chunk's capacity for need entries and a little more: 2 mod 4 entries
+ * fill a malloc block of 16m - 8 bytes exactly (glibc).
+ */
 static uint32_t
-new_key(const struct pskd_lsh_index *ix, uint32_t j, uint32_t doc)
+chunk_cap(uint64_t need)
 {
-	return pskd_band_key(ix->newsk.p + (size_t)(doc - ix->nbase) *
-	    ix->fp.k, j, ix->r);
+	need += need / 16;
+	if (need > UINT32_MAX - 8)
+		pskd_errx(PSKD_EXIT_DATA, "too many documents share a band key");
+	return (uint32_t)(((need + 1) | 3) - 1);
 }
 
 static void
-table_put(struct pskd_band_table *t, uint32_t key, uint32_t doc)
+chunks_free(struct pskd_lsh_index *ix)
 {
-	size_t s = key & t->mask;
+	size_t i, n = (size_t)ix->b << ix->mc.c;
 
-	while (t->slot[s] != 0)
-		s = (s + 1) & t->mask;
-	t->slot[s] = doc + 1;
-	t->used++;
+	if (ix->chunk != NULL)
+		for (i = 0; i < n; i++)
+			free(ix->chunk[i].e);
+	free(ix->chunk);
+	ix->chunk = NULL;
+	ix->chunkbytes = 0;
 }
 
 static void
-table_insert(struct pskd_lsh_index *ix, uint32_t j, uint32_t key,
+chunks_init(struct pskd_lsh_index *ix)
+{
+	code_init(&ix->mc, 0);
+	ix->chunk = pskd_xcalloc(ix->b, sizeof(*ix->chunk));
+}
+
+static void
+chunk_alloc(struct pskd_lsh_index *ix, struct pskd_lsh_chunk *ck,
+    uint32_t cap)
+{
+	ix->chunkbytes -= (size_t)ck->cap * sizeof(*ck->e);
+	if (cap == 0) {
+		free(ck->e);
+		ck->e = NULL;
+	} else
+		ck->e = pskd_xreallocarray(ck->e, cap, sizeof(*ck->e));
+	ix->chunkbytes += (size_t)cap * sizeof(*ck->e);
+	ck->cap = cap;
+}
+
+/*
+ * Recode chunk ck (number ch under code oc) for code nc; when nc has twice
+ * the chunks, its upper part moves to ck[1].  Entries keep their order:
+ * the known key bits never grow, so the entries alone say where they go.
+ */
+static void
+chunk_recode(struct pskd_lsh_index *ix, struct pskd_lsh_chunk *ck,
+    uint32_t ch, const struct pskd_lsh_code *oc,
+    const struct pskd_lsh_code *nc)
+{
+	uint32_t x, hi, shift = oc->known - nc->known, low = 0;
+
+	for (x = 0; x < ck->len; x++) {
+		hi = entry_hi(ck->e[x], ch, oc) >> shift;
+		low += (hi_chunk(hi, nc) & 1) == 0;
+		ck->e[x] = entry(hi, ck->e[x] & low_mask(oc->d), nc);
+	}
+	if (nc->c == oc->c || low == ck->len)
+		return;
+	chunk_alloc(ix, &ck[1], chunk_cap(ck->len - low + 2));
+	memcpy(ck[1].e, ck->e + low, (ck->len - low) * sizeof(*ck->e));
+	ck[1].len = ck->len - low;
+	ck->len = low;
+	chunk_alloc(ix, ck, low ? chunk_cap(low + 2) : 0);
+}
+
+/*
+ * Room for documents numbered up to 2^d - 1 (d one more than now): every
+ * entry recoded, each chunk split in two when c grows, in place, so that
+ * memory never holds the chunks twice.
+ */
+static void
+chunks_regrow(struct pskd_lsh_index *ix, uint32_t d)
+{
+	struct pskd_lsh_code oc = ix->mc, nc;
+	size_t i, n = (size_t)ix->b << oc.c;
+	int split;
+
+	code_init(&nc, d);
+	split = nc.c > oc.c;
+	if (split) {
+		ix->chunk = pskd_xreallocarray(ix->chunk, 2 * n,
+		    sizeof(*ix->chunk));
+		for (i = n; i-- > 0; ) {
+			ix->chunk[2 * i] = ix->chunk[i];
+			memset(&ix->chunk[2 * i + 1], 0, sizeof(*ix->chunk));
+		}
+	}
+	for (i = 0; i < n; i++)
+		chunk_recode(ix, &ix->chunk[split ? 2 * i : i],
+		    (uint32_t)(i & low_mask(oc.c)), &oc, &nc);
+	ix->mc = nc;
+}
+
+static void
+mem_insert(struct pskd_lsh_index *ix, uint32_t band, uint32_t key,
     uint32_t doc)
 {
-	struct pskd_band_table *t = &ix->table[j], bigger;
-	size_t i;
+	const struct pskd_lsh_code *pc = &ix->mc;
+	uint32_t hi = key_hi(key, pc);
+	struct pskd_lsh_chunk *ck = &ix->chunk[((size_t)band << pc->c) +
+	    hi_chunk(hi, pc)];
+	uint64_t after = ((uint64_t)(hi & low_mask(pc->f)) + 1) << pc->d;
+	size_t i = lower_mem(ck->e, ck->len, after);
 
-	if ((t->used + 1) * 4 > (t->mask + 1) * 3) {
-		table_init(&bigger, (t->mask + 1) * 2);
-		for (i = 0; i <= t->mask; i++)
-			if (t->slot[i] != 0)
-				table_put(&bigger, new_key(ix, j,
-				    t->slot[i] - 1), t->slot[i] - 1);
-		free(t->slot);
-		*t = bigger;
+	if (ck->len == ck->cap)
+		chunk_alloc(ix, ck, chunk_cap((uint64_t)ck->len + 1 +
+		    ck->len / 16));
+	memmove(ck->e + i + 1, ck->e + i, (ck->len - i) * sizeof(*ck->e));
+	ck->e[i] = entry(hi, doc, pc);
+	ck->len++;
+}
+
+/* ---- the manifest -------------------------------------------------------- */
+
+static void
+add_seg(struct pskd_lsh_index *ix, uint64_t id, uint32_t first, uint32_t n)
+{
+	struct pskd_lsh_seg *s;
+
+	ix->seg = pskd_xreallocarray(ix->seg, ix->nseg + 1, sizeof(*ix->seg));
+	s = &ix->seg[ix->nseg++];
+	memset(s, 0, sizeof(*s));
+	s->id = id;
+	s->first = first;
+	s->n = n;
+	code_init(&s->code, doc_bits(n));
+}
+
+static int
+manifest_line(struct pskd_lsh_index *ix, const char *line)
+{
+	struct pskd_frame_params *fp = &ix->fp;
+	unsigned long long v, id, first, n;
+	char key[64], nl;
+
+	if (sscanf(line, "segment %llu %llu %llu%c", &id, &first, &n,
+	    &nl) == 4 && nl == '\n') {
+		if (first != ix->ndocs || n == 0 || n > UINT32_MAX - first ||
+		    id >= ix->nextseg)
+			return -1;
+		add_seg(ix, id, (uint32_t)first, (uint32_t)n);
+		ix->ndocs += (uint32_t)n;
+		return 0;
 	}
-	table_put(t, key, doc);
+	if (sscanf(line, "%63s %llu%c", key, &v, &nl) != 3 || nl != '\n' ||
+	    v > UINT32_MAX * 2ULL * UINT32_MAX)
+		return -1;
+	if (strcmp(key, "unit") == 0) fp->unit = (uint32_t)v;
+	else if (strcmp(key, "n") == 0) fp->n = (uint32_t)v;
+	else if (strcmp(key, "norm") == 0) fp->norm = (uint32_t)v;
+	else if (strcmp(key, "shingle_seed") == 0) fp->shingle_seed = v;
+	else if (strcmp(key, "k") == 0) fp->k = (uint32_t)v;
+	else if (strcmp(key, "family") == 0) fp->family = (uint32_t)v;
+	else if (strcmp(key, "minhash_seed") == 0) fp->minhash_seed = v;
+	else if (strcmp(key, "bands") == 0) ix->b = (uint32_t)v;
+	else if (strcmp(key, "rows") == 0) ix->r = (uint32_t)v;
+	else if (strcmp(key, "docs") == 0) ix->nbase = (uint32_t)v;
+	else if (strcmp(key, "id_bytes") == 0) ix->idbytes = v;
+	else if (strcmp(key, "next_segment") == 0) ix->nextseg = v;
+	else
+		return -1;
+	return 1;
 }
 
 /* Parse the manifest; 0 when there is none yet. */
@@ -173,10 +420,9 @@ static int
 read_manifest(struct pskd_lsh_index *ix, uint32_t b, uint32_t r, char *err,
     size_t errsize)
 {
-	char *path = path_in(ix, MANIFEST), line[256], key[64];
-	unsigned long long v;
+	char *path = path_in(ix, MANIFEST), line[256];
 	struct pskd_frame_params *fp = &ix->fp;
-	int seen = 0, rc = -1;
+	int seen = 0, rc = -1, got;
 	FILE *f;
 
 	if ((f = fopen(path, "r")) == NULL) {
@@ -187,31 +433,28 @@ read_manifest(struct pskd_lsh_index *ix, uint32_t b, uint32_t r, char *err,
 		    strerror(errno));
 		return -1;
 	}
-	if (fgets(line, sizeof(line), f) == NULL ||
-	    strcmp(line, "pskd-lsh index 1\n") != 0)
+	if (fgets(line, sizeof(line), f) == NULL)
+		goto bad;
+	if (strcmp(line, MANIFEST_V1) == 0) {
+		snprintf(err, errsize, "%s: an index of an older pskd-lsh "
+		    "(format 1): make it again", ix->dir);
+		goto out;
+	}
+	if (strcmp(line, MANIFEST_V2) != 0)
 		goto bad;
 	memset(fp, 0, sizeof(*fp));
 	fp->kind = PSKD_FRAME_SIGNATURES;
+	ix->ndocs = 0;
 	while (fgets(line, sizeof(line), f) != NULL) {
-		if (sscanf(line, "%63s %llu", key, &v) != 2)
+		/* The parameters come first, then the segments. */
+		if (seen < 12 && strncmp(line, "segment ", 8) == 0)
 			goto bad;
-		if (strcmp(key, "unit") == 0) fp->unit = (uint32_t)v;
-		else if (strcmp(key, "n") == 0) fp->n = (uint32_t)v;
-		else if (strcmp(key, "norm") == 0) fp->norm = (uint32_t)v;
-		else if (strcmp(key, "shingle_seed") == 0) fp->shingle_seed = v;
-		else if (strcmp(key, "k") == 0) fp->k = (uint32_t)v;
-		else if (strcmp(key, "family") == 0) fp->family = (uint32_t)v;
-		else if (strcmp(key, "minhash_seed") == 0) fp->minhash_seed = v;
-		else if (strcmp(key, "bands") == 0) ix->b = (uint32_t)v;
-		else if (strcmp(key, "rows") == 0) ix->r = (uint32_t)v;
-		else if (strcmp(key, "docs") == 0) ix->nbase = (uint32_t)v;
-		else if (strcmp(key, "id_bytes") == 0) ix->idbytes = v;
-		else if (strcmp(key, "generation") == 0) ix->gen = v;
-		else
+		if ((got = manifest_line(ix, line)) == -1)
 			goto bad;
-		seen++;
+		seen += got;
 	}
-	if (seen != 12 || fp->k == 0 || ix->b == 0 || ix->b * ix->r != fp->k)
+	if (seen != 12 || fp->k == 0 || ix->b == 0 || ix->b * ix->r != fp->k ||
+	    ix->ndocs != ix->nbase)
 		goto bad;
 	if (ix->b != b || ix->r != r) {
 		snprintf(err, errsize, "%s: the index was made with -b %" PRIu32
@@ -220,7 +463,7 @@ read_manifest(struct pskd_lsh_index *ix, uint32_t b, uint32_t r, char *err,
 		goto out;
 	}
 	ix->have_params = 1;
-	ix->ndocs = ix->nbase;
+	ix->have_manifest = 1;
 	rc = 1;
 	goto out;
 bad:
@@ -232,21 +475,60 @@ out:
 	return rc;
 }
 
+static int
+write_manifest(struct pskd_lsh_index *ix, const struct pskd_lsh_seg *segs,
+    size_t nseg, uint64_t idbytes, uint64_t nextseg, char *err,
+    size_t errsize)
+{
+	char *path = path_in(ix, MANIFEST);
+	const struct pskd_frame_params *fp = &ix->fp;
+	struct pskd_outfile of;
+	struct pskd_writer w;
+	size_t i;
+
+	if (pskd_outfile_open(&of, path) == -1) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	pskd_writer_init(&w, of.fd, path);
+	pskd_writer_printf(&w, MANIFEST_V2 "unit %" PRIu32 "\nn %" PRIu32
+	    "\nnorm %" PRIu32 "\nshingle_seed %" PRIu64 "\nk %" PRIu32
+	    "\nfamily %" PRIu32 "\nminhash_seed %" PRIu64 "\nbands %" PRIu32
+	    "\nrows %" PRIu32 "\ndocs %" PRIu32 "\nid_bytes %" PRIu64
+	    "\nnext_segment %" PRIu64 "\n", fp->unit, fp->n, fp->norm,
+	    fp->shingle_seed, fp->k, fp->family, fp->minhash_seed, ix->b,
+	    ix->r, ix->ndocs, idbytes, nextseg);
+	for (i = 0; i < nseg; i++)
+		pskd_writer_printf(&w, "segment %" PRIu64 " %" PRIu32 " %"
+		    PRIu32 "\n", segs[i].id, segs[i].first, segs[i].n);
+	if (pskd_writer_flush(&w) == -1 || pskd_outfile_commit(&of) == -1) {
+		snprintf(err, errsize, "%s: %s", path, strerror(w.error ?
+		    w.error : errno));
+		if (of.fd != -1)
+			pskd_outfile_abort(&of);
+		free(w.buf);
+		free(path);
+		return -1;
+	}
+	free(w.buf);
+	free(path);
+	return 0;
+}
+
+/* ---- open, look up, add -------------------------------------------------- */
+
 int
 pskd_lsh_open(struct pskd_lsh_index *ix, const char *dir, uint32_t b,
     uint32_t r, char *err, size_t errsize)
 {
 	char *lock;
-	uint32_t j;
 
 	memset(ix, 0, sizeof(*ix));
 	ix->b = b;
 	ix->r = r;
 	ix->lockfd = -1;
-	ix->band = pskd_xcalloc(b, sizeof(*ix->band));
-	ix->table = pskd_xcalloc(b, sizeof(*ix->table));
-	for (j = 0; j < b; j++)
-		table_init(&ix->table[j], TABLE_MIN);
+	chunks_init(ix);
 	ix->newoffcap = 1024;
 	ix->newoff = pskd_xcalloc(ix->newoffcap, sizeof(*ix->newoff));
 	if (dir == NULL)
@@ -302,66 +584,115 @@ pskd_lsh_params(struct pskd_lsh_index *ix, const struct pskd_frame_params *fp,
 	return 0;
 }
 
-/* The key of entry i of band j's partition on disk. */
-static uint64_t
-base_key(const struct pskd_lsh_index *ix, uint32_t band, size_t i,
-    uint32_t *doc)
-{
-	*doc = pskd_get_le32(ix->band[band].p + 4 * i);
-	if (*doc >= ix->nbase)
-		pskd_errx(PSKD_EXIT_DATA, "%s/band-%03" PRIu32 ".%" PRIu64
-		    ": document %" PRIu32 " out of range (the index is "
-		    "damaged)", ix->dir, band, ix->gen, *doc);
-	return pskd_band_key(ix->sketches.p + (size_t)*doc * ix->fp.k, band,
-	    ix->r);
-}
-
-void
-pskd_lsh_lookup(const struct pskd_lsh_index *ix, uint32_t band, uint32_t key,
-    void (*fn)(void *, uint32_t), void *arg)
-{
-	const struct pskd_band_table *t = &ix->table[band];
-	size_t n = ix->band[band].size / 4, lo = 0, hi = n, mid, s;
-	uint64_t klo = 0, khi = 1ULL << 32, km;
-	uint32_t doc;
-	int step = 0;
-
-	/*
-	 * Lower bound of key among entries sorted by the key their sketch
-	 * gives.  Keys are uniform, so interpolation finds it in a few
-	 * probes; every other step bisects, which bounds the worst case.
-	 */
-	while (lo < hi) {
-		if ((step++ & 1) == 0 && hi - lo > 8 && hi - lo < (1u << 31) &&
-		    khi > klo) {
-			mid = lo + (size_t)((key - klo) * (hi - lo) /
-			    (khi - klo));
-			if (mid >= hi)
-				mid = hi - 1;
-		} else
-			mid = lo + (hi - lo) / 2;
-		km = base_key(ix, band, mid, &doc);
-		if (km < key) {
-			lo = mid + 1;
-			klo = km;
-		} else {
-			hi = mid;
-			khi = km;
-		}
-	}
-	for (; lo < n && base_key(ix, band, lo, &doc) == key; lo++)
-		fn(arg, doc);
-	for (s = key & t->mask; t->slot[s] != 0; s = (s + 1) & t->mask)
-		if (new_key(ix, band, t->slot[s] - 1) == key)
-			fn(arg, t->slot[s] - 1);
-}
-
 const unsigned char *
 pskd_lsh_sketch(const struct pskd_lsh_index *ix, uint32_t doc)
 {
 	if (doc < ix->nbase)
 		return ix->sketches.p + (size_t)doc * ix->fp.k;
-	return ix->newsk.p + (size_t)(doc - ix->nbase) * ix->fp.k;
+	return ix->newsk + (size_t)(doc - ix->nbase) * ix->fp.k;
+}
+
+static void
+add_cand(struct pskd_lsh_index *ix, uint32_t doc)
+{
+	if (ix->ncand == ix->candcap) {
+		ix->candcap = ix->candcap ? 2 * ix->candcap : 64;
+		ix->cand = pskd_xreallocarray(ix->cand, ix->candcap,
+		    sizeof(*ix->cand));
+	}
+	ix->cand[ix->ncand++] = doc;
+}
+
+/*
+ * A fingerprint matched: the document is a candidate when its whole key,
+ * computed again from its sketch, is the key looked up.
+ */
+static void
+confirm(struct pskd_lsh_index *ix, uint32_t band, uint32_t key,
+    uint32_t doc, const struct pskd_lsh_code *pc)
+{
+	if (pc->known == 32 ||
+	    band_key(pskd_lsh_sketch(ix, doc), band, ix->r) == key)
+		add_cand(ix, doc);
+}
+
+static void
+mem_lookup(struct pskd_lsh_index *ix, uint32_t band, uint32_t key)
+{
+	const struct pskd_lsh_code *pc = &ix->mc;
+	uint32_t hi = key_hi(key, pc), fp = hi & low_mask(pc->f);
+	const struct pskd_lsh_chunk *ck = &ix->chunk[((size_t)band << pc->c) +
+	    hi_chunk(hi, pc)];
+	size_t i = lower_mem(ck->e, ck->len, (uint64_t)fp << pc->d);
+
+	for (; i < ck->len && entry_fp(ck->e[i], pc) == fp; i++)
+		confirm(ix, band, key, ix->nbase + (ck->e[i] &
+		    low_mask(pc->d)), pc);
+}
+
+static void
+seg_lookup(struct pskd_lsh_index *ix, const struct pskd_lsh_seg *s,
+    uint32_t band, uint32_t key)
+{
+	const struct pskd_lsh_code *pc = &s->code;
+	const unsigned char *ent = s->m.p + band * seg_section(s);
+	const unsigned char *dir = ent + 4 * (size_t)s->n;
+	uint32_t hi = key_hi(key, pc), fp = hi & low_mask(pc->f), ch, e, doc;
+	size_t a, z, i;
+
+	ch = hi_chunk(hi, pc);
+	a = pskd_get_le32(dir + 4 * (size_t)ch);
+	z = pskd_get_le32(dir + 4 * ((size_t)ch + 1));
+	if (a > z || z > s->n)
+		damaged(ix, s);
+	i = a + lower_le(ent + 4 * a, z - a, (uint64_t)fp << pc->d);
+	for (; i < z; i++) {
+		e = pskd_get_le32(ent + 4 * i);
+		if (entry_fp(e, pc) != fp)
+			break;
+		if ((doc = e & low_mask(pc->d)) >= s->n)
+			damaged(ix, s);
+		confirm(ix, band, key, s->first + doc, pc);
+	}
+}
+
+static void
+sort_unique(uint32_t *v, size_t *n)
+{
+	size_t i, j, m = *n;
+	uint32_t x;
+
+	for (i = 1; i < m; i++) {
+		x = v[i];
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	for (i = j = 0; i < m; i++)
+		if (j == 0 || v[i] != v[j - 1])
+			v[j++] = v[i];
+	*n = j;
+}
+
+size_t
+pskd_lsh_candidates(struct pskd_lsh_index *ix, const unsigned char *sketch,
+    uint32_t *keys, const uint32_t **cand)
+{
+	uint32_t j;
+	size_t s;
+
+	for (j = 0; j < ix->b; j++)
+		keys[j] = band_key(sketch, j, ix->r);
+	ix->ncand = 0;
+	for (s = 0; s < ix->nseg; s++)
+		for (j = 0; j < ix->b; j++)
+			seg_lookup(ix, &ix->seg[s], j, keys[j]);
+	if (ix->ndocs > ix->nbase)
+		for (j = 0; j < ix->b; j++)
+			mem_lookup(ix, j, keys[j]);
+	sort_unique(ix->cand, &ix->ncand);
+	*cand = ix->cand;
+	return ix->ncand;
 }
 
 const unsigned char *
@@ -370,8 +701,12 @@ pskd_lsh_id(const struct pskd_lsh_index *ix, uint32_t doc, size_t *len)
 	uint64_t a, b;
 
 	if (doc < ix->nbase) {
+		/* Checked here, when used, so that opening reads nothing. */
 		a = pskd_get_le64(ix->idoff.p + 8 * (size_t)doc);
 		b = pskd_get_le64(ix->idoff.p + 8 * ((size_t)doc + 1));
+		if (a > b || b > ix->idbytes)
+			pskd_errx(PSKD_EXIT_DATA, "%s/idoff: offsets out of "
+			    "order (the index is damaged)", ix->dir);
 		*len = (size_t)(b - a);
 		return ix->ids.p + a;
 	}
@@ -380,18 +715,41 @@ pskd_lsh_id(const struct pskd_lsh_index *ix, uint32_t doc, size_t *len)
 	return ix->newids.p + ix->newoff[doc];
 }
 
+/* Grow p (of *cap bytes) to hold need bytes, by an eighth at a time. */
+static void *
+grow(void *p, size_t *cap, size_t need)
+{
+	size_t c = *cap + *cap / 8 + 4096;
+
+	if (need <= *cap)
+		return p;
+	if (c < need)
+		c = need;
+	*cap = c;
+	return pskd_xrealloc(p, c);
+}
+
 uint32_t
 pskd_lsh_add(struct pskd_lsh_index *ix, const unsigned char *sketch,
     const uint32_t *keys, const unsigned char *id, size_t idlen)
 {
 	uint32_t doc = ix->ndocs, j, n = ix->ndocs - ix->nbase;
+	size_t k = ix->fp.k;
 
 	if (ix->ndocs >= UINT32_MAX - 1)
 		pskd_errx(PSKD_EXIT_DATA, "more than %u kept documents in one "
 		    "index", UINT32_MAX - 2);
-	ix->ndocs++;
-	pskd_buf_add(&ix->newsk, sketch, ix->fp.k);
-	pskd_buf_add(&ix->newids, id, idlen);
+	if (n >= MAX_MEMDOCS)
+		pskd_errx(PSKD_EXIT_DATA, "more than %u kept documents in "
+		    "memory (use -i)", MAX_MEMDOCS);
+	if ((uint64_t)n + 1 > (uint64_t)1 << ix->mc.d)
+		chunks_regrow(ix, ix->mc.d + 1);
+	ix->newsk = grow(ix->newsk, &ix->newskcap, ((size_t)n + 1) * k);
+	memcpy(ix->newsk + (size_t)n * k, sketch, k);
+	ix->newids.p = grow(ix->newids.p, &ix->newids.cap, ix->newids.len +
+	    idlen);
+	memcpy(ix->newids.p + ix->newids.len, id, idlen);
+	ix->newids.len += idlen;
 	if ((size_t)n + 2 > ix->newoffcap) {
 		ix->newoffcap *= 2;
 		ix->newoff = pskd_xreallocarray(ix->newoff, ix->newoffcap,
@@ -399,29 +757,162 @@ pskd_lsh_add(struct pskd_lsh_index *ix, const unsigned char *sketch,
 	}
 	ix->newoff[n + 1] = ix->newids.len;
 	for (j = 0; j < ix->b; j++)
-		table_insert(ix, j, keys[j], doc);
+		mem_insert(ix, j, keys[j], n);
+	ix->ndocs++;
 	return doc;
 }
 
 size_t
 pskd_lsh_memory(const struct pskd_lsh_index *ix)
 {
-	size_t m = ix->newsk.cap + ix->newids.cap + ix->newoffcap * 8;
-	uint32_t j;
-
-	for (j = 0; j < ix->b; j++)
-		m += (ix->table[j].mask + 1) * sizeof(*ix->table[j].slot);
-	return m;
+	return ix->chunkbytes + ((size_t)ix->b << ix->mc.c) *
+	    sizeof(*ix->chunk) + ix->newskcap + ix->newids.cap +
+	    ix->newoffcap * sizeof(*ix->newoff);
 }
 
-size_t
-pskd_lsh_pending(const struct pskd_lsh_index *ix)
-{
-	size_t n = ix->ndocs - ix->nbase;
+/* ---- saving: a new segment, merged with the last ones ------------------- */
 
-	/* Each entry costs 4 bytes at a load of at most 3/4. */
-	return n * (ix->fp.k + 8 + (size_t)ix->b * 4 * 4 / 3) +
-	    ix->newids.len;
+/* One sorted source of entries of a band: a segment or this run's chunks. */
+struct cursor {
+	const struct pskd_lsh_code *pc;
+	uint32_t	 first;		/* the number of its document 0 */
+	uint32_t	 shift;		/* its known bits - the output's */
+	const struct pskd_lsh_chunk *ck;	/* memory: its chunks */
+	const unsigned char *ent, *dir;		/* segment */
+	const struct pskd_lsh_seg *seg;
+	size_t		 n, nch, ch, i;
+	int		 done;
+	uint32_t	 hi, doc;	/* the current entry, output's bits */
+};
+
+static void
+cursor_next(const struct pskd_lsh_index *ix, struct cursor *cu)
+{
+	uint32_t e;
+
+	if (cu->ck != NULL) {
+		while (cu->ch < cu->nch && cu->i == cu->ck[cu->ch].len) {
+			cu->ch++;
+			cu->i = 0;
+		}
+		if (cu->ch == cu->nch) {
+			cu->done = 1;
+			return;
+		}
+		e = cu->ck[cu->ch].e[cu->i++];
+	} else {
+		if (cu->i == cu->n) {
+			cu->done = 1;
+			return;
+		}
+		while (cu->ch < cu->nch &&
+		    pskd_get_le32(cu->dir + 4 * (cu->ch + 1)) <= cu->i)
+			cu->ch++;
+		if (cu->ch == cu->nch)
+			damaged(ix, cu->seg);
+		e = pskd_get_le32(cu->ent + 4 * cu->i++);
+		if ((e & low_mask(cu->pc->d)) >= cu->n)
+			damaged(ix, cu->seg);
+	}
+	cu->hi = entry_hi(e, (uint32_t)cu->ch, cu->pc) >> cu->shift;
+	cu->doc = cu->first + (e & low_mask(cu->pc->d));
+}
+
+/*
+ * Band j of the output: the sources' entries by known key bits (the older
+ * source first among equals), then the chunk offsets.
+ */
+static void
+write_band(const struct pskd_lsh_index *ix, uint32_t j, struct cursor *cu,
+    size_t ncu, const struct pskd_lsh_seg *out, struct pskd_writer *w)
+{
+	const struct pskd_lsh_code *pc = &out->code;
+	size_t nch = (size_t)1 << pc->c, i, best;
+	uint32_t *off = pskd_xcalloc(nch + 1, sizeof(*off));
+	unsigned char rec[4];
+
+	for (i = 0; i < ncu; i++) {
+		cu[i].shift = cu[i].pc->known - pc->known;
+		cu[i].ch = cu[i].i = 0;
+		cu[i].done = 0;
+		if (cu[i].ck != NULL)
+			cu[i].ck = ix->chunk + ((size_t)j << cu[i].pc->c);
+		else {
+			cu[i].ent = cu[i].seg->m.p + j * seg_section(cu[i].seg);
+			cu[i].dir = cu[i].ent + 4 * cu[i].n;
+		}
+		cursor_next(ix, &cu[i]);
+	}
+	for (;;) {
+		for (best = ncu, i = 0; i < ncu; i++)
+			if (!cu[i].done && (best == ncu ||
+			    cu[i].hi < cu[best].hi))
+				best = i;
+		if (best == ncu)
+			break;
+		pskd_put_le32(rec, entry(cu[best].hi, cu[best].doc -
+		    out->first, pc));
+		pskd_writer_write(w, rec, 4);
+		off[hi_chunk(cu[best].hi, pc) + 1]++;
+		cursor_next(ix, &cu[best]);
+	}
+	for (i = 0; i <= nch; i++) {
+		if (i > 0)
+			off[i] += off[i - 1];
+		pskd_put_le32(rec, off[i]);
+		pskd_writer_write(w, rec, 4);
+	}
+	free(off);
+}
+
+/* Write segment out from the last m segments and this run's documents. */
+static int
+write_seg(struct pskd_lsh_index *ix, size_t m, const struct pskd_lsh_seg *out,
+    char *err, size_t errsize)
+{
+	struct cursor *cu = pskd_xcalloc(m + 1, sizeof(*cu));
+	struct pskd_outfile of;
+	struct pskd_writer w;
+	char name[48], *path;
+	size_t i;
+	uint32_t j;
+	int rc = 0;
+
+	for (i = 0; i < m; i++) {
+		const struct pskd_lsh_seg *s = &ix->seg[ix->nseg - m + i];
+
+		cu[i].pc = &s->code;
+		cu[i].first = s->first;
+		cu[i].seg = s;
+		cu[i].n = s->n;
+		cu[i].nch = (size_t)1 << s->code.c;
+	}
+	cu[m].pc = &ix->mc;
+	cu[m].first = ix->nbase;
+	cu[m].ck = ix->chunk;
+	cu[m].nch = (size_t)1 << ix->mc.c;
+	seg_name(name, sizeof(name), out->id);
+	path = path_in(ix, name);
+	if (pskd_outfile_open(&of, path) == -1) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		free(path);
+		free(cu);
+		return -1;
+	}
+	pskd_writer_init(&w, of.fd, path);
+	for (j = 0; j < ix->b; j++)
+		write_band(ix, j, cu, ix->ndocs > ix->nbase ? m + 1 : m, out,
+		    &w);
+	if (pskd_writer_flush(&w) == -1 || pskd_outfile_commit(&of) == -1) {
+		snprintf(err, errsize, "%s: %s", path, strerror(w.error ?
+		    w.error : errno));
+		pskd_outfile_abort(&of);
+		rc = -1;
+	}
+	free(w.buf);
+	free(path);
+	free(cu);
+	return rc;
 }
 
 /* Cut dir/name to off bytes and append n bytes there; fsync. */
@@ -452,111 +943,14 @@ append_at(struct pskd_lsh_index *ix, const char *name, uint64_t off,
 }
 
 static int
-cmp_u64(const void *a, const void *b)
+append_docs(struct pskd_lsh_index *ix, char *err, size_t errsize)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Merge band j's partition on disk with its table into the next one. */
-static int
-write_band(struct pskd_lsh_index *ix, uint32_t j, char *err, size_t errsize)
-{
-	struct pskd_band_table *t = &ix->table[j];
-	struct pskd_outfile of;
-	struct pskd_writer w;
-	size_t nb = ix->band[j].size / 4, nt = 0, a = 0, c = 0, i;
-	uint64_t *v, x, y;
-	uint32_t doc;
-	unsigned char rec[4];
-	char name[48], *path;
-
-	v = pskd_xreallocarray(NULL, t->used + 1, sizeof(*v));
-	for (i = 0; i <= t->mask; i++)
-		if (t->slot[i] != 0)
-			v[nt++] = (uint64_t)new_key(ix, j, t->slot[i] - 1) <<
-			    32 | (t->slot[i] - 1);
-	qsort(v, nt, sizeof(*v), cmp_u64);
-	snprintf(name, sizeof(name), "band-%03" PRIu32 ".%" PRIu64, j,
-	    ix->gen + 1);
-	path = path_in(ix, name);
-	if (pskd_outfile_open(&of, path) == -1) {
-		snprintf(err, errsize, "%s: %s", path, strerror(errno));
-		free(path);
-		free(v);
-		return -1;
-	}
-	pskd_writer_init(&w, of.fd, path);
-	x = a < nb ? base_key(ix, j, a, &doc) << 32 | doc : UINT64_MAX;
-	while (a < nb || c < nt) {
-		y = c < nt ? v[c] : UINT64_MAX;
-		if (a < nb && x <= y) {
-			pskd_put_le32(rec, (uint32_t)x);
-			a++;
-			x = a < nb ? base_key(ix, j, a, &doc) << 32 | doc :
-			    UINT64_MAX;
-		} else {
-			pskd_put_le32(rec, (uint32_t)y);
-			c++;
-		}
-		pskd_writer_write(&w, rec, 4);
-	}
-	free(v);
-	if (pskd_writer_flush(&w) == -1 || pskd_outfile_commit(&of) == -1) {
-		snprintf(err, errsize, "%s: %s", path, strerror(w.error ?
-		    w.error : errno));
-		pskd_outfile_abort(&of);
-		free(w.buf);
-		free(path);
-		return -1;
-	}
-	free(w.buf);
-	free(path);
-	return 0;
-}
-
-static int
-write_manifest(struct pskd_lsh_index *ix, uint64_t idbytes, char *err,
-    size_t errsize)
-{
-	char *path = path_in(ix, MANIFEST), text[1024];
-	const struct pskd_frame_params *fp = &ix->fp;
-	struct pskd_outfile of;
-	int n;
-
-	n = snprintf(text, sizeof(text), "pskd-lsh index 1\nunit %" PRIu32
-	    "\nn %" PRIu32 "\nnorm %" PRIu32 "\nshingle_seed %" PRIu64
-	    "\nk %" PRIu32 "\nfamily %" PRIu32 "\nminhash_seed %" PRIu64
-	    "\nbands %" PRIu32 "\nrows %" PRIu32 "\ndocs %" PRIu32
-	    "\nid_bytes %" PRIu64 "\ngeneration %" PRIu64 "\n", fp->unit,
-	    fp->n, fp->norm, fp->shingle_seed, fp->k, fp->family,
-	    fp->minhash_seed, ix->b, ix->r, ix->ndocs, idbytes, ix->gen + 1);
-	if (pskd_outfile_open(&of, path) == -1 ||
-	    pskd_write_all(of.fd, text, (size_t)n) == -1 ||
-	    pskd_outfile_commit(&of) == -1) {
-		snprintf(err, errsize, "%s: %s", path, strerror(errno));
-		if (of.fd != -1)
-			pskd_outfile_abort(&of);
-		free(path);
-		return -1;
-	}
-	free(path);
-	return 0;
-}
-
-int
-pskd_lsh_save(struct pskd_lsh_index *ix, char *err, size_t errsize)
-{
-	uint32_t n = ix->ndocs - ix->nbase, j, i, first;
+	uint32_t n = ix->ndocs - ix->nbase, i, first;
 	unsigned char *off;
-	uint64_t idbytes = ix->idbytes + ix->newids.len;
 	int rc;
 
-	if (ix->dir == NULL || !ix->have_params)
-		return 0;
 	if (append_at(ix, "sketches", (uint64_t)ix->nbase * ix->fp.k,
-	    ix->newsk.p, ix->newsk.len, err, errsize) == -1 ||
+	    ix->newsk, (size_t)n * ix->fp.k, err, errsize) == -1 ||
 	    append_at(ix, "ids", ix->idbytes, ix->newids.p, ix->newids.len,
 	    err, errsize) == -1)
 		return -1;
@@ -569,33 +963,94 @@ pskd_lsh_save(struct pskd_lsh_index *ix, char *err, size_t errsize)
 	rc = append_at(ix, "idoff", ((uint64_t)ix->nbase + first) * 8, off,
 	    ((size_t)n + 1 - first) * 8, err, errsize);
 	free(off);
-	if (rc == -1)
+	return rc;
+}
+
+/*
+ * Remove the segment files the manifest no longer names: the merged ones,
+ * and what a crash left (a file, or a temporary one, beyond the manifest).
+ */
+static void
+remove_unlisted(struct pskd_lsh_index *ix)
+{
+	DIR *d = opendir(ix->dir);
+	struct dirent *de;
+	unsigned long long id;
+	char *path, c;
+	size_t i;
+	int keep;
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, ".seg-", 5) != 0) {
+			if (sscanf(de->d_name, "seg-%llu%c", &id, &c) != 1)
+				continue;
+			for (keep = 0, i = 0; i < ix->nseg && !keep; i++)
+				keep = ix->seg[i].id == id;
+			if (keep)
+				continue;
+		}
+		path = path_in(ix, de->d_name);
+		(void)unlink(path);
+		free(path);
+	}
+	closedir(d);
+}
+
+int
+pskd_lsh_save(struct pskd_lsh_index *ix, char *err, size_t errsize)
+{
+	uint32_t n = ix->ndocs - ix->nbase;
+	uint64_t idbytes = ix->idbytes + ix->newids.len, acc = n;
+	struct pskd_lsh_seg out;
+	size_t m = 0, i;
+
+	if (ix->dir == NULL || !ix->have_params || (n == 0 &&
+	    ix->have_manifest))
+		return 0;
+	if (append_docs(ix, err, errsize) == -1)
 		return -1;
-	for (j = 0; j < ix->b; j++)
-		if (write_band(ix, j, err, errsize) == -1)
+	/*
+	 * Merge the last segments into the new one while they are no more
+	 * than twice its size: about log2 segments to look in, and each
+	 * entry rewritten about log2 times, not once a run.
+	 */
+	while (n > 0 && m < ix->nseg && acc * 2 >= ix->seg[ix->nseg - 1 - m].n)
+		acc += ix->seg[ix->nseg - 1 - m++].n;
+	memset(&out, 0, sizeof(out));
+	if (acc > 0) {
+		out.id = ix->nextseg;
+		out.first = ix->ndocs - (uint32_t)acc;
+		out.n = (uint32_t)acc;
+		code_init(&out.code, doc_bits(acc));
+		if (write_seg(ix, m, &out, err, errsize) == -1)
 			return -1;
-	if (write_manifest(ix, idbytes, err, errsize) == -1)
+	}
+	for (i = ix->nseg - m; i < ix->nseg; i++)
+		unmap(&ix->seg[i].m);
+	ix->nseg -= m;
+	if (acc > 0) {
+		ix->seg = pskd_xreallocarray(ix->seg, ix->nseg + 1,
+		    sizeof(*ix->seg));
+		ix->seg[ix->nseg++] = out;
+	}
+	if (write_manifest(ix, ix->seg, ix->nseg, idbytes, ix->nextseg +
+	    (acc > 0), err, errsize) == -1)
 		return -1;
+	ix->nextseg += acc > 0;
+	ix->have_manifest = 1;
+	remove_unlisted(ix);
 	/* The new state: everything on disk, nothing in memory. */
 	unmap(&ix->sketches);
 	unmap(&ix->ids);
 	unmap(&ix->idoff);
-	for (j = 0; j < ix->b; j++) {
-		char name[48], *path;
-
-		unmap(&ix->band[j]);
-		free(ix->table[j].slot);
-		table_init(&ix->table[j], TABLE_MIN);
-		snprintf(name, sizeof(name), "band-%03" PRIu32 ".%" PRIu64, j,
-		    ix->gen);
-		path = path_in(ix, name);
-		(void)unlink(path);	/* the previous generation */
-		free(path);
-	}
-	ix->gen++;
+	for (i = 0; i < ix->nseg; i++)
+		unmap(&ix->seg[i].m);
+	chunks_free(ix);
+	chunks_init(ix);
 	ix->nbase = ix->ndocs;
 	ix->idbytes = idbytes;
-	ix->newsk.len = 0;
 	ix->newids.len = 0;
 	return map_base(ix, err, errsize);
 }
@@ -603,20 +1058,19 @@ pskd_lsh_save(struct pskd_lsh_index *ix, char *err, size_t errsize)
 void
 pskd_lsh_close(struct pskd_lsh_index *ix)
 {
-	uint32_t j;
+	size_t i;
 
 	unmap(&ix->sketches);
 	unmap(&ix->ids);
 	unmap(&ix->idoff);
-	for (j = 0; j < ix->b; j++) {
-		unmap(&ix->band[j]);
-		free(ix->table[j].slot);
-	}
-	free(ix->band);
-	free(ix->table);
-	pskd_buf_free(&ix->newsk);
+	for (i = 0; i < ix->nseg; i++)
+		unmap(&ix->seg[i].m);
+	free(ix->seg);
+	chunks_free(ix);
+	free(ix->newsk);
 	pskd_buf_free(&ix->newids);
 	free(ix->newoff);
+	free(ix->cand);
 	if (ix->lockfd != -1)
 		close(ix->lockfd);
 	free(ix->dir);
