@@ -1,4 +1,5 @@
 /* lshindex.c - the LSH index of pskd-lsh; the directory is in pskd-lsh(1). */
+#define _GNU_SOURCE		/* mremap(2) */
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -96,37 +97,146 @@ entry_hi(uint32_t e, uint32_t chunk, const struct pskd_lsh_code *pc)
 	return (uint32_t)((uint64_t)chunk << pc->f | entry_fp(e, pc));
 }
 
-/* First of n ascending entries that is >= v (v may be 2^32). */
-static inline size_t
-lower_mem(const uint32_t *e, size_t n, uint64_t v)
-{
-	size_t lo = 0, half;
-
-	while (n > 0) {
-		half = n / 2;
-		if (e[lo + half] < v) {
-			lo += half + 1;
-			n -= half + 1;
-		} else
-			n = half;
-	}
-	return lo;
+/*
+ * The first of n ascending entries that is >= v (v may be 2^32): bisection,
+ * and a search that starts from a guess and gallops away from it.  A
+ * chunk's fingerprints are uniform, so the guess fp * n / 2^f lands within
+ * a few entries, in the cache line already fetched.
+ */
+#define LOWER(name, type, at, add)					\
+static inline size_t							\
+name(type p, size_t n, uint64_t v)					\
+{									\
+	size_t lo = 0, half;						\
+									\
+	while (n > 0) {							\
+		half = n / 2;						\
+		if (at(p, lo + half) < v) {				\
+			lo += half + 1;					\
+			n -= half + 1;					\
+		} else							\
+			n = half;					\
+	}								\
+	return lo;							\
+}									\
+									\
+static inline size_t							\
+name##_from(type p, size_t n, uint64_t v, size_t g)			\
+{									\
+	size_t lo, hi, step = 1;					\
+									\
+	if (n == 0)							\
+		return 0;						\
+	if (at(p, g) < v) {						\
+		lo = hi = g + 1;					\
+		while (hi < n && at(p, hi) < v) {			\
+			lo = hi + 1;					\
+			hi += step;					\
+			step *= 2;					\
+		}							\
+		if (hi > n)						\
+			hi = n;						\
+	} else {							\
+		lo = hi = g;						\
+		while (lo > 0 && at(p, lo - 1) >= v) {			\
+			hi = lo - 1;					\
+			lo = lo > step ? lo - step : 0;			\
+			step *= 2;					\
+		}							\
+	}								\
+	return lo + name(add(p, lo), hi - lo, v);			\
 }
 
-static inline size_t
-lower_le(const unsigned char *p, size_t n, uint64_t v)
+static inline uint32_t
+at_mem(const uint32_t *e, size_t i)
 {
-	size_t lo = 0, half;
+	return e[i];
+}
 
-	while (n > 0) {
-		half = n / 2;
-		if (pskd_get_le32(p + 4 * (lo + half)) < v) {
-			lo += half + 1;
-			n -= half + 1;
-		} else
-			n = half;
+static inline const uint32_t *
+add_mem(const uint32_t *e, size_t i)
+{
+	return e + i;
+}
+
+/* A segment's entries, as mapped: 32-bit little-endian. */
+struct le32s {
+	const unsigned char *p;
+};
+
+static inline struct le32s
+le_add(struct le32s a, size_t i)
+{
+	a.p += 4 * i;
+	return a;
+}
+
+static inline uint32_t
+at_le(struct le32s a, size_t i)
+{
+	return pskd_get_le32(a.p + 4 * i);
+}
+
+LOWER(lower_mem, const uint32_t *, at_mem, add_mem)
+LOWER(lower_le, struct le32s, at_le, le_add)
+
+/* Where in n entries a fingerprint fp of f bits should be. */
+static inline size_t
+guess(uint32_t fp, size_t n, const struct pskd_lsh_code *pc)
+{
+	return (size_t)(((uint64_t)fp * n) >> pc->f);
+}
+
+/* ---- memory that grows in place ------------------------------------------ */
+
+/*
+ * The index's large arrays are anonymous mappings: pages count in memory
+ * only once written, so an array reserves twice what it needs and grows
+ * into that without a system call; past it, mremap(2) moves the pages
+ * rather than copying them.  No freed block stays behind in the heap, so
+ * the memory a run holds is the memory its index uses.  Returns the
+ * mapping, at least need bytes, its size in *res.
+ */
+#define MAP_MIN	(1u << 20)	/* reserved at first */
+
+static void *
+map_grow(void *p, size_t *res, size_t need)
+{
+	static size_t page;
+	size_t c;
+	void *q;
+
+	if (need <= *res)
+		return p;
+	if (page == 0)
+		page = (size_t)sysconf(_SC_PAGESIZE);
+	c = *res > need / 2 ? 2 * *res : need;
+	if (c < MAP_MIN)
+		c = MAP_MIN;
+	c = (c + page - 1) / page * page;
+#ifdef MREMAP_MAYMOVE
+	q = p == NULL ? mmap(NULL, c, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) :
+	    mremap(p, *res, c, MREMAP_MAYMOVE);
+#else
+	q = mmap(NULL, c, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+	    -1, 0);
+	if (q != MAP_FAILED && p != NULL) {
+		memcpy(q, p, *res);
+		munmap(p, *res);
 	}
-	return lo;
+#endif
+	if (q == MAP_FAILED)
+		pskd_errx(PSKD_EXIT_DATA, "out of memory (%zu bytes)", c);
+	*res = c;
+	return q;
+}
+
+static void
+map_free(void *p, size_t res)
+{
+	if (p != NULL)
+		munmap(p, res);
 }
 
 /* ---- files --------------------------------------------------------------- */
@@ -244,103 +354,148 @@ map_base(struct pskd_lsh_index *ix, char *err, size_t errsize)
 /* ---- this run's documents: chunks in memory ------------------------------ */
 
 /*
- * A chunk's capacity for need entries and a little more: 2 mod 4 entries
- * fill a malloc block of 16m - 8 bytes exactly (glibc).
+ * A band's chunks live back to back in one array, each with a little room
+ * after it: no allocation per chunk, and no more than a few percent unused.
+ * A full chunk takes a slot from the nearest chunk after it that has room,
+ * moving the chunks between by one entry; when none is near, the room is
+ * spread evenly again, growing the array by a sixteenth when little is left.
  */
-static uint32_t
-chunk_cap(uint64_t need)
+#define REACH	8	/* chunks a full one may move to find room */
+
+static void
+bands_free(struct pskd_lsh_index *ix)
 {
-	need += need / 16;
-	if (need > UINT32_MAX - 8)
-		pskd_errx(PSKD_EXIT_DATA, "too many documents share a band key");
-	return (uint32_t)(((need + 1) | 3) - 1);
+	uint32_t j;
+
+	if (ix->band != NULL)
+		for (j = 0; j < ix->b; j++) {
+			map_free(ix->band[j].e, ix->band[j].res);
+			free(ix->band[j].chunk);
+		}
+	free(ix->band);
+	ix->band = NULL;
 }
 
 static void
-chunks_free(struct pskd_lsh_index *ix)
+bands_init(struct pskd_lsh_index *ix)
 {
-	size_t i, n = (size_t)ix->b << ix->mc.c;
+	uint32_t j;
 
-	if (ix->chunk != NULL)
-		for (i = 0; i < n; i++)
-			free(ix->chunk[i].e);
-	free(ix->chunk);
-	ix->chunk = NULL;
-	ix->chunkbytes = 0;
-}
-
-static void
-chunks_init(struct pskd_lsh_index *ix)
-{
 	code_init(&ix->mc, 0);
-	ix->chunk = pskd_xcalloc(ix->b, sizeof(*ix->chunk));
-}
-
-static void
-chunk_alloc(struct pskd_lsh_index *ix, struct pskd_lsh_chunk *ck,
-    uint32_t cap)
-{
-	ix->chunkbytes -= (size_t)ck->cap * sizeof(*ck->e);
-	if (cap == 0) {
-		free(ck->e);
-		ck->e = NULL;
-	} else
-		ck->e = pskd_xreallocarray(ck->e, cap, sizeof(*ck->e));
-	ix->chunkbytes += (size_t)cap * sizeof(*ck->e);
-	ck->cap = cap;
+	ix->band = pskd_xcalloc(ix->b, sizeof(*ix->band));
+	for (j = 0; j < ix->b; j++)
+		ix->band[j].chunk = pskd_xcalloc(2, sizeof(*ix->band[j].chunk));
 }
 
 /*
- * Recode chunk ck (number ch under code oc) for code nc; when nc has twice
- * the chunks, its upper part moves to ck[1].  Entries keep their order:
- * the known key bits never grow, so the entries alone say where they go.
+ * Spread the room evenly over the chunks of band bd (n entries), in an
+ * array of cap entries (at least its present size).  Chunks that move left
+ * move first, left to right, then those that move right, right to left:
+ * neither overwrites a chunk not yet moved.
  */
 static void
-chunk_recode(struct pskd_lsh_index *ix, struct pskd_lsh_chunk *ck,
-    uint32_t ch, const struct pskd_lsh_code *oc,
-    const struct pskd_lsh_code *nc)
+band_spread(struct pskd_lsh_band *bd, size_t nch, size_t n, size_t cap)
 {
-	uint32_t x, hi, shift = oc->known - nc->known, low = 0;
+	struct pskd_lsh_chunk *ck = bd->chunk;
+	uint32_t *to = pskd_xreallocarray(NULL, nch, sizeof(*to));
+	size_t i, room = cap - n, at = 0;
 
-	for (x = 0; x < ck->len; x++) {
-		hi = entry_hi(ck->e[x], ch, oc) >> shift;
-		low += (hi_chunk(hi, nc) & 1) == 0;
-		ck->e[x] = entry(hi, ck->e[x] & low_mask(oc->d), nc);
+	if (cap > bd->cap) {
+		bd->e = map_grow(bd->e, &bd->res, cap * sizeof(*bd->e));
+		bd->cap = cap;
 	}
-	if (nc->c == oc->c || low == ck->len)
+	for (i = 0; i < nch; i++) {
+		to[i] = (uint32_t)at;
+		at += ck[i].len + room * (i + 1) / nch - room * i / nch;
+	}
+	for (i = 0; i < nch; i++)
+		if (to[i] <= ck[i].start) {
+			memmove(bd->e + to[i], bd->e + ck[i].start,
+			    ck[i].len * sizeof(*bd->e));
+			ck[i].start = to[i];
+		}
+	for (i = nch; i-- > 0; )
+		if (to[i] > ck[i].start) {
+			memmove(bd->e + to[i], bd->e + ck[i].start,
+			    ck[i].len * sizeof(*bd->e));
+			ck[i].start = to[i];
+		}
+	ck[nch].start = (uint32_t)cap;
+	free(to);
+}
+
+/* Room for one more entry in full chunk i of band bd (n entries). */
+static void
+band_room(struct pskd_lsh_band *bd, size_t nch, size_t i, size_t n)
+{
+	struct pskd_lsh_chunk *ck = bd->chunk;
+	size_t k, m, from;
+
+	for (k = i + 1; k < nch && k <= i + REACH; k++)
+		if (ck[k].start + ck[k].len < ck[k + 1].start)
+			break;
+	if (k < nch && k <= i + REACH) {
+		from = ck[i + 1].start;
+		memmove(bd->e + from + 1, bd->e + from,
+		    (ck[k].start + ck[k].len - from) * sizeof(*bd->e));
+		for (m = i + 1; m <= k; m++)
+			ck[m].start++;
 		return;
-	chunk_alloc(ix, &ck[1], chunk_cap(ck->len - low + 2));
-	memcpy(ck[1].e, ck->e + low, (ck->len - low) * sizeof(*ck->e));
-	ck[1].len = ck->len - low;
-	ck->len = low;
-	chunk_alloc(ix, ck, low ? chunk_cap(low + 2) : 0);
+	}
+	if (bd->cap - n >= 2 * nch)
+		band_spread(bd, nch, n, bd->cap);
+	else
+		band_spread(bd, nch, n, n + n / 16 + 2 * nch);
 }
 
 /*
- * Room for documents numbered up to 2^d - 1 (d one more than now): every
- * entry recoded, each chunk split in two when c grows, in place, so that
- * memory never holds the chunks twice.
+ * Recode band bd's entries from code oc to nc; when nc has twice the
+ * chunks, each splits in two where its entries' next key bit turns to 1.
+ * The known key bits never grow, so the entries alone say where they go,
+ * and they keep their order: nothing moves but the chunk bounds.
  */
 static void
-chunks_regrow(struct pskd_lsh_index *ix, uint32_t d)
+band_recode(struct pskd_lsh_band *bd, const struct pskd_lsh_code *oc,
+    const struct pskd_lsh_code *nc, size_t n)
 {
-	struct pskd_lsh_code oc = ix->mc, nc;
-	size_t i, n = (size_t)ix->b << oc.c;
-	int split;
+	size_t nch = (size_t)1 << oc->c, i, x, low;
+	struct pskd_lsh_chunk *ck, *old = bd->chunk;
+	uint32_t hi, shift = oc->known - nc->known, *e;
+
+	ck = pskd_xcalloc(((size_t)1 << nc->c) + 1, sizeof(*ck));
+	for (i = 0; i < nch; i++) {
+		e = bd->e + old[i].start;
+		for (x = low = 0; x < old[i].len; x++) {
+			hi = entry_hi(e[x], (uint32_t)i, oc) >> shift;
+			low += (hi_chunk(hi, nc) & 1) == 0;
+			e[x] = entry(hi, e[x] & low_mask(oc->d), nc);
+		}
+		if (nc->c == oc->c) {
+			ck[i] = old[i];
+			continue;
+		}
+		ck[2 * i].start = old[i].start;
+		ck[2 * i].len = (uint32_t)low;
+		ck[2 * i + 1].start = old[i].start + (uint32_t)low;
+		ck[2 * i + 1].len = old[i].len - (uint32_t)low;
+	}
+	ck[(size_t)1 << nc->c].start = (uint32_t)bd->cap;
+	free(old);
+	bd->chunk = ck;
+	if (nc->c != oc->c)
+		band_spread(bd, (size_t)1 << nc->c, n, bd->cap);
+}
+
+/* Room for documents numbered up to 2^d - 1 (d one more than now). */
+static void
+bands_regrow(struct pskd_lsh_index *ix, uint32_t d)
+{
+	struct pskd_lsh_code nc;
+	uint32_t j;
 
 	code_init(&nc, d);
-	split = nc.c > oc.c;
-	if (split) {
-		ix->chunk = pskd_xreallocarray(ix->chunk, 2 * n,
-		    sizeof(*ix->chunk));
-		for (i = n; i-- > 0; ) {
-			ix->chunk[2 * i] = ix->chunk[i];
-			memset(&ix->chunk[2 * i + 1], 0, sizeof(*ix->chunk));
-		}
-	}
-	for (i = 0; i < n; i++)
-		chunk_recode(ix, &ix->chunk[split ? 2 * i : i],
-		    (uint32_t)(i & low_mask(oc.c)), &oc, &nc);
+	for (j = 0; j < ix->b; j++)
+		band_recode(&ix->band[j], &ix->mc, &nc, ix->ndocs - ix->nbase);
 	ix->mc = nc;
 }
 
@@ -349,18 +504,24 @@ mem_insert(struct pskd_lsh_index *ix, uint32_t band, uint32_t key,
     uint32_t doc)
 {
 	const struct pskd_lsh_code *pc = &ix->mc;
-	uint32_t hi = key_hi(key, pc);
-	struct pskd_lsh_chunk *ck = &ix->chunk[((size_t)band << pc->c) +
-	    hi_chunk(hi, pc)];
+	struct pskd_lsh_band *bd = &ix->band[band];
+	const struct pskd_lsh_probe *pr = &ix->probe[band];
+	uint32_t hi = key_hi(key, pc), ch = hi_chunk(hi, pc), *e;
 	uint64_t after = ((uint64_t)(hi & low_mask(pc->f)) + 1) << pc->d;
-	size_t i = lower_mem(ck->e, ck->len, after);
+	size_t i, len;
 
-	if (ck->len == ck->cap)
-		chunk_alloc(ix, ck, chunk_cap((uint64_t)ck->len + 1 +
-		    ck->len / 16));
-	memmove(ck->e + i + 1, ck->e + i, (ck->len - i) * sizeof(*ck->e));
-	ck->e[i] = entry(hi, doc, pc);
-	ck->len++;
+	if (bd->chunk[ch].start + bd->chunk[ch].len == bd->chunk[ch + 1].start)
+		band_room(bd, (size_t)1 << pc->c, ch, doc);
+	e = bd->e + bd->chunk[ch].start;
+	len = bd->chunk[ch].len;
+	/* Where the lookup of this key just ended, if nothing moved since. */
+	if (ix->probed == ix->ndocs + 1 && pr->key == key)
+		i = pr->at;
+	else
+		i = lower_mem(e, len, after);
+	memmove(e + i + 1, e + i, (len - i) * sizeof(*e));
+	e[i] = entry(hi, doc, pc);
+	bd->chunk[ch].len++;
 }
 
 /* ---- the manifest -------------------------------------------------------- */
@@ -528,9 +689,10 @@ pskd_lsh_open(struct pskd_lsh_index *ix, const char *dir, uint32_t b,
 	ix->b = b;
 	ix->r = r;
 	ix->lockfd = -1;
-	chunks_init(ix);
-	ix->newoffcap = 1024;
-	ix->newoff = pskd_xcalloc(ix->newoffcap, sizeof(*ix->newoff));
+	bands_init(ix);
+	ix->probe = pskd_xcalloc(b, sizeof(*ix->probe));
+	ix->newoff = map_grow(NULL, &ix->newoffres, sizeof(*ix->newoff));
+	ix->newoff[0] = 0;
 	if (dir == NULL)
 		return 0;
 	ix->dir = pskd_xstrdup(dir);
@@ -616,43 +778,91 @@ confirm(struct pskd_lsh_index *ix, uint32_t band, uint32_t key,
 		add_cand(ix, doc);
 }
 
+/*
+ * The lookups of the b bands go in passes, each ending in a prefetch for
+ * the next (__builtin_prefetch, GCC and Clang): the bands' cache misses
+ * overlap instead of following one another.  In this run's chunks: the
+ * chunk's bounds, a guess at the entry, the search.
+ */
 static void
-mem_lookup(struct pskd_lsh_index *ix, uint32_t band, uint32_t key)
+mem_lookup(struct pskd_lsh_index *ix, const uint32_t *keys)
 {
 	const struct pskd_lsh_code *pc = &ix->mc;
-	uint32_t hi = key_hi(key, pc), fp = hi & low_mask(pc->f);
-	const struct pskd_lsh_chunk *ck = &ix->chunk[((size_t)band << pc->c) +
-	    hi_chunk(hi, pc)];
-	size_t i = lower_mem(ck->e, ck->len, (uint64_t)fp << pc->d);
+	struct pskd_lsh_probe *pr = ix->probe;
+	const struct pskd_lsh_band *bd;
+	const struct pskd_lsh_chunk *ck;
+	const uint32_t *e;
+	uint32_t j, fp;
+	size_t i;
 
-	for (; i < ck->len && entry_fp(ck->e[i], pc) == fp; i++)
-		confirm(ix, band, key, ix->nbase + (ck->e[i] &
-		    low_mask(pc->d)), pc);
+	for (j = 0; j < ix->b; j++) {
+		pr[j].key = keys[j];
+		pr[j].ch = hi_chunk(key_hi(keys[j], pc), pc);
+		__builtin_prefetch(&ix->band[j].chunk[pr[j].ch]);
+	}
+	for (j = 0; j < ix->b; j++) {
+		bd = &ix->band[j];
+		ck = &bd->chunk[pr[j].ch];
+		fp = key_hi(keys[j], pc) & low_mask(pc->f);
+		pr[j].at = guess(fp, ck->len, pc);
+		__builtin_prefetch(bd->e + ck->start + pr[j].at);
+	}
+	for (j = 0; j < ix->b; j++) {
+		bd = &ix->band[j];
+		ck = &bd->chunk[pr[j].ch];
+		e = bd->e + ck->start;
+		fp = key_hi(keys[j], pc) & low_mask(pc->f);
+		i = lower_mem_from(e, ck->len, (uint64_t)fp << pc->d,
+		    pr[j].at);
+		for (; i < ck->len && entry_fp(e[i], pc) == fp; i++)
+			confirm(ix, j, keys[j], ix->nbase + (e[i] &
+			    low_mask(pc->d)), pc);
+		pr[j].at = i;
+	}
+	ix->probed = ix->ndocs + 1;
 }
 
+/* In a segment: the chunk's offsets, a guess at the entry, the search. */
 static void
 seg_lookup(struct pskd_lsh_index *ix, const struct pskd_lsh_seg *s,
-    uint32_t band, uint32_t key)
+    const uint32_t *keys)
 {
 	const struct pskd_lsh_code *pc = &s->code;
-	const unsigned char *ent = s->m.p + band * seg_section(s);
-	const unsigned char *dir = ent + 4 * (size_t)s->n;
-	uint32_t hi = key_hi(key, pc), fp = hi & low_mask(pc->f), ch, e, doc;
-	size_t a, z, i;
+	struct pskd_lsh_probe *pr = ix->probe;
+	size_t sec = seg_section(s), i;
+	struct le32s ent;
+	const unsigned char *dir;
+	uint32_t j, fp, e, doc;
 
-	ch = hi_chunk(hi, pc);
-	a = pskd_get_le32(dir + 4 * (size_t)ch);
-	z = pskd_get_le32(dir + 4 * ((size_t)ch + 1));
-	if (a > z || z > s->n)
-		damaged(ix, s);
-	i = a + lower_le(ent + 4 * a, z - a, (uint64_t)fp << pc->d);
-	for (; i < z; i++) {
-		e = pskd_get_le32(ent + 4 * i);
-		if (entry_fp(e, pc) != fp)
-			break;
-		if ((doc = e & low_mask(pc->d)) >= s->n)
+	for (j = 0; j < ix->b; j++) {
+		pr[j].ch = hi_chunk(key_hi(keys[j], pc), pc);
+		__builtin_prefetch(s->m.p + j * sec + 4 * ((size_t)s->n +
+		    pr[j].ch));
+	}
+	for (j = 0; j < ix->b; j++) {
+		dir = s->m.p + j * sec + 4 * ((size_t)s->n + pr[j].ch);
+		pr[j].a = pskd_get_le32(dir);
+		pr[j].z = pskd_get_le32(dir + 4);
+		if (pr[j].a > pr[j].z || pr[j].z > s->n)
 			damaged(ix, s);
-		confirm(ix, band, key, s->first + doc, pc);
+		fp = key_hi(keys[j], pc) & low_mask(pc->f);
+		pr[j].at = guess(fp, pr[j].z - pr[j].a, pc);
+		__builtin_prefetch(s->m.p + j * sec + 4 * (pr[j].a +
+		    pr[j].at));
+	}
+	for (j = 0; j < ix->b; j++) {
+		ent.p = s->m.p + j * sec + 4 * pr[j].a;
+		fp = key_hi(keys[j], pc) & low_mask(pc->f);
+		i = lower_le_from(ent, pr[j].z - pr[j].a, (uint64_t)fp <<
+		    pc->d, pr[j].at);
+		for (; i < pr[j].z - pr[j].a; i++) {
+			e = at_le(ent, i);
+			if (entry_fp(e, pc) != fp)
+				break;
+			if ((doc = e & low_mask(pc->d)) >= s->n)
+				damaged(ix, s);
+			confirm(ix, j, keys[j], s->first + doc, pc);
+		}
 	}
 }
 
@@ -684,12 +894,11 @@ pskd_lsh_candidates(struct pskd_lsh_index *ix, const unsigned char *sketch,
 	for (j = 0; j < ix->b; j++)
 		keys[j] = band_key(sketch, j, ix->r);
 	ix->ncand = 0;
+	ix->probed = 0;
 	for (s = 0; s < ix->nseg; s++)
-		for (j = 0; j < ix->b; j++)
-			seg_lookup(ix, &ix->seg[s], j, keys[j]);
+		seg_lookup(ix, &ix->seg[s], keys);
 	if (ix->ndocs > ix->nbase)
-		for (j = 0; j < ix->b; j++)
-			mem_lookup(ix, j, keys[j]);
+		mem_lookup(ix, keys);
 	sort_unique(ix->cand, &ix->ncand);
 	*cand = ix->cand;
 	return ix->ncand;
@@ -715,20 +924,6 @@ pskd_lsh_id(const struct pskd_lsh_index *ix, uint32_t doc, size_t *len)
 	return ix->newids.p + ix->newoff[doc];
 }
 
-/* Grow p (of *cap bytes) to hold need bytes, by an eighth at a time. */
-static void *
-grow(void *p, size_t *cap, size_t need)
-{
-	size_t c = *cap + *cap / 8 + 4096;
-
-	if (need <= *cap)
-		return p;
-	if (c < need)
-		c = need;
-	*cap = c;
-	return pskd_xrealloc(p, c);
-}
-
 uint32_t
 pskd_lsh_add(struct pskd_lsh_index *ix, const unsigned char *sketch,
     const uint32_t *keys, const unsigned char *id, size_t idlen)
@@ -742,19 +937,18 @@ pskd_lsh_add(struct pskd_lsh_index *ix, const unsigned char *sketch,
 	if (n >= MAX_MEMDOCS)
 		pskd_errx(PSKD_EXIT_DATA, "more than %u kept documents in "
 		    "memory (use -i)", MAX_MEMDOCS);
-	if ((uint64_t)n + 1 > (uint64_t)1 << ix->mc.d)
-		chunks_regrow(ix, ix->mc.d + 1);
-	ix->newsk = grow(ix->newsk, &ix->newskcap, ((size_t)n + 1) * k);
+	if ((uint64_t)n + 1 > (uint64_t)1 << ix->mc.d) {
+		bands_regrow(ix, ix->mc.d + 1);
+		ix->probed = 0;
+	}
+	ix->newsk = map_grow(ix->newsk, &ix->newskres, ((size_t)n + 1) * k);
 	memcpy(ix->newsk + (size_t)n * k, sketch, k);
-	ix->newids.p = grow(ix->newids.p, &ix->newids.cap, ix->newids.len +
-	    idlen);
+	ix->newids.p = map_grow(ix->newids.p, &ix->newids.cap,
+	    ix->newids.len + idlen);
 	memcpy(ix->newids.p + ix->newids.len, id, idlen);
 	ix->newids.len += idlen;
-	if ((size_t)n + 2 > ix->newoffcap) {
-		ix->newoffcap *= 2;
-		ix->newoff = pskd_xreallocarray(ix->newoff, ix->newoffcap,
-		    sizeof(*ix->newoff));
-	}
+	ix->newoff = map_grow(ix->newoff, &ix->newoffres, ((size_t)n + 2) *
+	    sizeof(*ix->newoff));
 	ix->newoff[n + 1] = ix->newids.len;
 	for (j = 0; j < ix->b; j++)
 		mem_insert(ix, j, keys[j], n);
@@ -765,9 +959,15 @@ pskd_lsh_add(struct pskd_lsh_index *ix, const unsigned char *sketch,
 size_t
 pskd_lsh_memory(const struct pskd_lsh_index *ix)
 {
-	return ix->chunkbytes + ((size_t)ix->b << ix->mc.c) *
-	    sizeof(*ix->chunk) + ix->newskcap + ix->newids.cap +
-	    ix->newoffcap * sizeof(*ix->newoff);
+	size_t n = ix->ndocs - ix->nbase;
+	size_t m = n * ix->fp.k + ix->newids.len + (n + 1) *
+	    sizeof(*ix->newoff);
+	uint32_t j;
+
+	for (j = 0; j < ix->b; j++)
+		m += ix->band[j].cap * sizeof(*ix->band[j].e) +
+		    (((size_t)1 << ix->mc.c) + 1) * sizeof(struct pskd_lsh_chunk);
+	return m;
 }
 
 /* ---- saving: a new segment, merged with the last ones ------------------- */
@@ -777,7 +977,7 @@ struct cursor {
 	const struct pskd_lsh_code *pc;
 	uint32_t	 first;		/* the number of its document 0 */
 	uint32_t	 shift;		/* its known bits - the output's */
-	const struct pskd_lsh_chunk *ck;	/* memory: its chunks */
+	const struct pskd_lsh_band *bd;		/* memory: the band */
 	const unsigned char *ent, *dir;		/* segment */
 	const struct pskd_lsh_seg *seg;
 	size_t		 n, nch, ch, i;
@@ -790,8 +990,8 @@ cursor_next(const struct pskd_lsh_index *ix, struct cursor *cu)
 {
 	uint32_t e;
 
-	if (cu->ck != NULL) {
-		while (cu->ch < cu->nch && cu->i == cu->ck[cu->ch].len) {
+	if (cu->bd != NULL) {
+		while (cu->ch < cu->nch && cu->i == cu->bd->chunk[cu->ch].len) {
 			cu->ch++;
 			cu->i = 0;
 		}
@@ -799,7 +999,7 @@ cursor_next(const struct pskd_lsh_index *ix, struct cursor *cu)
 			cu->done = 1;
 			return;
 		}
-		e = cu->ck[cu->ch].e[cu->i++];
+		e = cu->bd->e[cu->bd->chunk[cu->ch].start + cu->i++];
 	} else {
 		if (cu->i == cu->n) {
 			cu->done = 1;
@@ -835,8 +1035,8 @@ write_band(const struct pskd_lsh_index *ix, uint32_t j, struct cursor *cu,
 		cu[i].shift = cu[i].pc->known - pc->known;
 		cu[i].ch = cu[i].i = 0;
 		cu[i].done = 0;
-		if (cu[i].ck != NULL)
-			cu[i].ck = ix->chunk + ((size_t)j << cu[i].pc->c);
+		if (cu[i].bd != NULL)
+			cu[i].bd = &ix->band[j];
 		else {
 			cu[i].ent = cu[i].seg->m.p + j * seg_section(cu[i].seg);
 			cu[i].dir = cu[i].ent + 4 * cu[i].n;
@@ -889,7 +1089,7 @@ write_seg(struct pskd_lsh_index *ix, size_t m, const struct pskd_lsh_seg *out,
 	}
 	cu[m].pc = &ix->mc;
 	cu[m].first = ix->nbase;
-	cu[m].ck = ix->chunk;
+	cu[m].bd = ix->band;
 	cu[m].nch = (size_t)1 << ix->mc.c;
 	seg_name(name, sizeof(name), out->id);
 	path = path_in(ix, name);
@@ -1047,8 +1247,8 @@ pskd_lsh_save(struct pskd_lsh_index *ix, char *err, size_t errsize)
 	unmap(&ix->idoff);
 	for (i = 0; i < ix->nseg; i++)
 		unmap(&ix->seg[i].m);
-	chunks_free(ix);
-	chunks_init(ix);
+	bands_free(ix);
+	bands_init(ix);
 	ix->nbase = ix->ndocs;
 	ix->idbytes = idbytes;
 	ix->newids.len = 0;
@@ -1066,11 +1266,12 @@ pskd_lsh_close(struct pskd_lsh_index *ix)
 	for (i = 0; i < ix->nseg; i++)
 		unmap(&ix->seg[i].m);
 	free(ix->seg);
-	chunks_free(ix);
-	free(ix->newsk);
-	pskd_buf_free(&ix->newids);
-	free(ix->newoff);
+	bands_free(ix);
+	map_free(ix->newsk, ix->newskres);
+	map_free(ix->newids.p, ix->newids.cap);
+	map_free(ix->newoff, ix->newoffres);
 	free(ix->cand);
+	free(ix->probe);
 	if (ix->lockfd != -1)
 		close(ix->lockfd);
 	free(ix->dir);

@@ -30,10 +30,27 @@ struct pskd_lsh_code {
 	uint32_t	known;		/* c + f */
 };
 
-/* A chunk of this run's entries of one band. */
+/*
+ * This run's entries of one band: the chunks back to back in e, each with
+ * room to grow up to where the next starts (chunk[2^c].start is cap).
+ */
 struct pskd_lsh_chunk {
+	uint32_t	 start, len;
+};
+struct pskd_lsh_band {
 	uint32_t	*e;
-	uint32_t	 len, cap;
+	size_t		 cap;		/* entries */
+	size_t		 res;		/* bytes mapped */
+	struct pskd_lsh_chunk *chunk;	/* 2^c + 1 */
+};
+
+/*
+ * A lookup of one band's key: its chunk, and where in it the key's
+ * fingerprint ends, which is where pskd_lsh_add() inserts it.
+ */
+struct pskd_lsh_probe {
+	uint32_t	 key, ch;
+	size_t		 a, z, at;
 };
 
 /* A mapped file. */
@@ -68,17 +85,18 @@ struct pskd_lsh_index {
 	struct pskd_map	 sketches, ids, idoff;
 	struct pskd_lsh_seg *seg;	/* in document order */
 	size_t		 nseg;
-	/* This run's documents: b << mc.c chunks, band by band. */
+	/* This run's documents: b bands of 2^mc.c chunks. */
 	struct pskd_lsh_code mc;
-	struct pskd_lsh_chunk *chunk;
-	size_t		 chunkbytes;	/* allocated for their entries */
+	struct pskd_lsh_band *band;
 	unsigned char	*newsk;		/* k bytes per new document */
-	size_t		 newskcap;
+	size_t		 newskres;	/* bytes mapped, as newids.cap */
 	struct pskd_buf	 newids;
 	uint64_t	*newoff;	/* ndocs - nbase + 1 offsets */
-	size_t		 newoffcap;
+	size_t		 newoffres;
 	uint32_t	*cand;		/* pskd_lsh_candidates() */
 	size_t		 ncand, candcap;
+	struct pskd_lsh_probe *probe;	/* b of them, for pskd_lsh_add() */
+	uint32_t	 probed;	/* ndocs + 1 when they are valid */
 };
 
 /*
