@@ -23,6 +23,7 @@
 #define MANIFEST_V2	"pskd-lsh index 2\n"
 #define CHUNK_SHIFT	7	/* a chunk holds up to about 2^7 entries */
 #define MAX_MEMDOCS	(1u << 31)	/* documents in memory: d <= 31 */
+#define IDBLOCK		12	/* 2^12 ids of at most 2^16 bytes: < 2^32 */
 
 static inline uint32_t
 band_key(const unsigned char *sketch, uint32_t band, uint32_t r)
@@ -228,6 +229,10 @@ map_grow(void *p, size_t *res, size_t need)
 #endif
 	if (q == MAP_FAILED)
 		pskd_errx(PSKD_EXIT_DATA, "out of memory (%zu bytes)", c);
+#ifdef MADV_NOHUGEPAGE
+	/* A huge page would count 2 MiB in memory for the first byte used. */
+	(void)madvise(q, c, MADV_NOHUGEPAGE);
+#endif
 	*res = c;
 	return q;
 }
@@ -693,6 +698,7 @@ pskd_lsh_open(struct pskd_lsh_index *ix, const char *dir, uint32_t b,
 	ix->probe = pskd_xcalloc(b, sizeof(*ix->probe));
 	ix->newoff = map_grow(NULL, &ix->newoffres, sizeof(*ix->newoff));
 	ix->newoff[0] = 0;
+	ix->newbase = pskd_xcalloc(1, sizeof(*ix->newbase));
 	if (dir == NULL)
 		return 0;
 	ix->dir = pskd_xstrdup(dir);
@@ -904,6 +910,13 @@ pskd_lsh_candidates(struct pskd_lsh_index *ix, const unsigned char *sketch,
 	return ix->ncand;
 }
 
+/* Where the id of this run's document i starts in newids. */
+static uint64_t
+new_off(const struct pskd_lsh_index *ix, uint32_t i)
+{
+	return ix->newbase[i >> IDBLOCK] + ix->newoff[i];
+}
+
 const unsigned char *
 pskd_lsh_id(const struct pskd_lsh_index *ix, uint32_t doc, size_t *len)
 {
@@ -920,8 +933,9 @@ pskd_lsh_id(const struct pskd_lsh_index *ix, uint32_t doc, size_t *len)
 		return ix->ids.p + a;
 	}
 	doc -= ix->nbase;
-	*len = (size_t)(ix->newoff[doc + 1] - ix->newoff[doc]);
-	return ix->newids.p + ix->newoff[doc];
+	a = new_off(ix, doc);
+	*len = (size_t)(new_off(ix, doc + 1) - a);
+	return ix->newids.p + a;
 }
 
 uint32_t
@@ -949,7 +963,13 @@ pskd_lsh_add(struct pskd_lsh_index *ix, const unsigned char *sketch,
 	ix->newids.len += idlen;
 	ix->newoff = map_grow(ix->newoff, &ix->newoffres, ((size_t)n + 2) *
 	    sizeof(*ix->newoff));
-	ix->newoff[n + 1] = ix->newids.len;
+	if (((n + 1) & low_mask(IDBLOCK)) == 0) {
+		ix->newbase = pskd_xreallocarray(ix->newbase, (((size_t)n +
+		    1) >> IDBLOCK) + 1, sizeof(*ix->newbase));
+		ix->newbase[(n + 1) >> IDBLOCK] = ix->newids.len;
+	}
+	ix->newoff[n + 1] = (uint32_t)(ix->newids.len -
+	    ix->newbase[(n + 1) >> IDBLOCK]);
 	for (j = 0; j < ix->b; j++)
 		mem_insert(ix, j, keys[j], n);
 	ix->ndocs++;
@@ -1159,7 +1179,7 @@ append_docs(struct pskd_lsh_index *ix, char *err, size_t errsize)
 	off = pskd_xmalloc(((size_t)n + 1) * 8);
 	for (i = first; i <= n; i++)
 		pskd_put_le64(off + 8 * (i - first), ix->idbytes +
-		    ix->newoff[i]);
+		    new_off(ix, i));
 	rc = append_at(ix, "idoff", ((uint64_t)ix->nbase + first) * 8, off,
 	    ((size_t)n + 1 - first) * 8, err, errsize);
 	free(off);
@@ -1270,6 +1290,7 @@ pskd_lsh_close(struct pskd_lsh_index *ix)
 	map_free(ix->newsk, ix->newskres);
 	map_free(ix->newids.p, ix->newids.cap);
 	map_free(ix->newoff, ix->newoffres);
+	free(ix->newbase);
 	free(ix->cand);
 	free(ix->probe);
 	if (ix->lockfd != -1)

@@ -91,8 +91,13 @@ struct pskd_lsh_index {
 	unsigned char	*newsk;		/* k bytes per new document */
 	size_t		 newskres;	/* bytes mapped, as newids.cap */
 	struct pskd_buf	 newids;
-	uint64_t	*newoff;	/* ndocs - nbase + 1 offsets */
+	/*
+	 * The ndocs - nbase + 1 offsets of their ids: 32 bits from the
+	 * 64-bit offset of their block of 2^IDBLOCK documents.
+	 */
+	uint32_t	*newoff;
 	size_t		 newoffres;
+	uint64_t	*newbase;
 	uint32_t	*cand;		/* pskd_lsh_candidates() */
 	size_t		 ncand, candcap;
 	struct pskd_lsh_probe *probe;	/* b of them, for pskd_lsh_add() */
