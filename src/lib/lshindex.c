@@ -429,22 +429,26 @@ band_spread(struct pskd_lsh_band *bd, size_t nch, size_t n, size_t cap)
 	free(to);
 }
 
-/* Room for one more entry in full chunk i of band bd (n entries). */
+/*
+ * Room in full chunk i of band bd (n entries): half the room of the nearest
+ * chunk after it that has some, so one move serves several inserts.
+ */
 static void
 band_room(struct pskd_lsh_band *bd, size_t nch, size_t i, size_t n)
 {
 	struct pskd_lsh_chunk *ck = bd->chunk;
-	size_t k, m, from;
+	size_t k, m, from, g;
 
 	for (k = i + 1; k < nch && k <= i + REACH; k++)
 		if (ck[k].start + ck[k].len < ck[k + 1].start)
 			break;
 	if (k < nch && k <= i + REACH) {
+		g = (ck[k + 1].start - ck[k].start - ck[k].len + 1) / 2;
 		from = ck[i + 1].start;
-		memmove(bd->e + from + 1, bd->e + from,
+		memmove(bd->e + from + g, bd->e + from,
 		    (ck[k].start + ck[k].len - from) * sizeof(*bd->e));
 		for (m = i + 1; m <= k; m++)
-			ck[m].start++;
+			ck[m].start += (uint32_t)g;
 		return;
 	}
 	if (bd->cap - n >= 2 * nch)
