@@ -299,7 +299,7 @@ unmap(struct pskd_map *m)
 	m->size = 0;
 }
 
-/* Map need bytes of dir/name (the whole file when need is 0). */
+/* Map need bytes of dir/name, which has them (exact: has just them). */
 static int
 map_file(struct pskd_lsh_index *ix, const char *name, uint64_t need,
     int exact, struct pskd_map *m, char *err, size_t errsize)
@@ -382,9 +382,9 @@ map_base(struct pskd_lsh_index *ix, char *err, size_t errsize)
 /*
  * A band's chunks live back to back in one array, each with a little room
  * after it: no allocation per chunk, and no more than a few percent unused.
- * A full chunk takes a slot from the nearest chunk after it that has room,
- * moving the chunks between by one entry; when none is near, the room is
- * spread evenly again, growing the array by a sixteenth when little is left.
+ * A full chunk takes room from the nearest chunk after it that has some,
+ * moving the chunks between; when none is near, the room is spread evenly
+ * again, the array grown by a sixteenth when little is left.
  */
 #define REACH	8	/* chunks a full one may move to find room */
 
@@ -955,7 +955,7 @@ pskd_lsh_id(const struct pskd_lsh_index *ix, uint32_t doc, size_t *len)
 			pskd_errx(PSKD_EXIT_DATA, "%s/idoff: offsets out of "
 			    "order (the index is damaged)", ix->dir);
 		*len = (size_t)(b - a);
-		return ix->ids.p + a;
+		return ix->ids.p + (size_t)a;
 	}
 	doc -= ix->nbase;
 	a = new_off(ix, doc);
