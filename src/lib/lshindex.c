@@ -1072,9 +1072,9 @@ write_band(const struct pskd_lsh_index *ix, uint32_t j, struct cursor *cu,
     size_t ncu, const struct pskd_lsh_seg *out, struct pskd_writer *w)
 {
 	const struct pskd_lsh_code *pc = &out->code;
-	size_t nch = (size_t)1 << pc->c, i, best;
+	size_t nch = (size_t)1 << pc->c, i, best, nb = 0;
 	uint32_t *off = pskd_xcalloc(nch + 1, sizeof(*off));
-	unsigned char rec[4];
+	unsigned char blk[4096];		/* entries, written a block at a time */
 
 	for (i = 0; i < ncu; i++) {
 		cu[i].shift = cu[i].pc->known - pc->known;
@@ -1095,18 +1095,26 @@ write_band(const struct pskd_lsh_index *ix, uint32_t j, struct cursor *cu,
 				best = i;
 		if (best == ncu)
 			break;
-		pskd_put_le32(rec, entry(cu[best].hi, cu[best].doc -
+		pskd_put_le32(blk + nb, entry(cu[best].hi, cu[best].doc -
 		    out->first, pc));
-		pskd_writer_write(w, rec, 4);
+		if ((nb += 4) == sizeof(blk)) {
+			pskd_writer_write(w, blk, nb);
+			nb = 0;
+		}
 		off[hi_chunk(cu[best].hi, pc) + 1]++;
 		cursor_next(ix, &cu[best]);
 	}
 	for (i = 0; i <= nch; i++) {
 		if (i > 0)
 			off[i] += off[i - 1];
-		pskd_put_le32(rec, off[i]);
-		pskd_writer_write(w, rec, 4);
+		if (nb == sizeof(blk)) {
+			pskd_writer_write(w, blk, nb);
+			nb = 0;
+		}
+		pskd_put_le32(blk + nb, off[i]);
+		nb += 4;
 	}
+	pskd_writer_write(w, blk, nb);
 	free(off);
 }
 
