@@ -36,8 +36,7 @@ static struct {
 static struct pskd_lsh_index ix;
 static struct pskd_writer out, vw, dw;
 static struct pskd_outfile vf, df;
-static uint32_t *sig, *keys, *cand;
-static size_t ncand, candcap;
+static uint32_t *keys;
 static unsigned char *sketch;
 static uint32_t need;		/* equal components for a near-duplicate */
 static uint64_t ndocs, nkept, ndup, nempty;
@@ -97,25 +96,6 @@ parse_num(const char *s, const char *name, int suffix)
 	return v;
 }
 
-static void
-add_cand(void *arg, uint32_t doc)
-{
-	(void)arg;
-	if (ncand == candcap) {
-		candcap = candcap ? 2 * candcap : 256;
-		cand = pskd_xreallocarray(cand, candcap, sizeof(*cand));
-	}
-	cand[ncand++] = doc;
-}
-
-static int
-cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static uint32_t
 equal_bytes(const unsigned char *a, const unsigned char *b, uint32_t k)
 {
@@ -130,19 +110,12 @@ equal_bytes(const unsigned char *a, const unsigned char *b, uint32_t k)
 static int
 best_match(uint32_t k, uint32_t *doc, uint32_t *eq)
 {
-	uint32_t j, e, best = 0, bestdoc = 0;
-	size_t i;
+	const uint32_t *cand;
+	uint32_t e, best = 0, bestdoc = 0;
+	size_t i, ncand;
 
-	ncand = 0;
-	for (j = 0; j < ix.b; j++) {
-		keys[j] = pskd_band_key(sketch, j, ix.r);
-		pskd_lsh_lookup(&ix, j, keys[j], add_cand, NULL);
-	}
-	if (ncand > 1)
-		qsort(cand, ncand, sizeof(*cand), cmp_u32);
+	ncand = pskd_lsh_candidates(&ix, sketch, keys, &cand);
 	for (i = 0; i < ncand; i++) {
-		if (i > 0 && cand[i] == cand[i - 1])
-			continue;
 		e = equal_bytes(sketch, pskd_lsh_sketch(&ix, cand[i]), k);
 		if (e > best) {
 			best = e;
@@ -206,9 +179,9 @@ one_document(const struct pskd_frame *f)
 		verdict(f, "empty", UINT32_MAX, 0, k);
 		return;
 	}
-	pskd_frame_values_u32(f, sig);
+	/* The low byte of each little-endian component. */
 	for (i = 0; i < k; i++)
-		sketch[i] = pskd_sketch_byte(sig[i]);
+		sketch[i] = f->values[4 * (size_t)i];
 	if (best_match(k, &match, &eq)) {
 		ndup++;
 		verdict(f, "near_duplicate", match, eq, k);
@@ -217,7 +190,7 @@ one_document(const struct pskd_frame *f)
 	nkept++;
 	verdict(f, "keep", UINT32_MAX, 0, k);
 	pskd_lsh_add(&ix, sketch, keys, f->id, f->idlen);
-	if (ix.dir != NULL && pskd_lsh_pending(&ix) > opt.mem &&
+	if (ix.dir != NULL && pskd_lsh_memory(&ix) > opt.mem &&
 	    pskd_lsh_save(&ix, err, sizeof(err)) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s", err);
 }
@@ -236,8 +209,7 @@ lsh_file(const char *path)
 	}
 	if (pskd_lsh_params(&ix, &fr.fp, err, sizeof(err)) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, err);
-	if (sig == NULL) {
-		sig = pskd_xreallocarray(NULL, ix.fp.k, sizeof(*sig));
+	if (sketch == NULL) {
 		sketch = pskd_xmalloc(ix.fp.k);
 		need = (uint32_t)ceil(opt.t * ix.fp.k - 1e-9);
 		if (need == 0)

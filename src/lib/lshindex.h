@@ -1,9 +1,8 @@
 /*
  * lshindex.h - the LSH index of pskd-lsh: the kept documents' sketches and
- * ids, and per band a table from band key to document number.  Documents
- * added in this run live in memory; an index directory (pskd-lsh(1),
- * "INDEX DIRECTORY") holds earlier ones, mapped from disk, one sorted
- * partition file per band.
+ * ids, and per band the documents ordered by band key.  Documents added in
+ * this run live in memory; an index directory (pskd-lsh(1), "INDEX
+ * DIRECTORY") holds earlier ones in segments mapped from disk.
  */
 #ifndef PSKD_LSHINDEX_H
 #define PSKD_LSHINDEX_H
@@ -15,13 +14,43 @@
 #include "frame.h"
 
 /*
- * A band's in-memory table: open addressing on the band key, slots holding
- * doc + 1 (0: empty); a slot's key is computed again from its sketch.
+ * How a band partition of n documents packs an entry into 32 bits.  The
+ * top bits of the band key pick one of 2^c chunks, the next f bits are the
+ * entry's fingerprint, stored above the document's number (d bits, relative
+ * to the partition's first document): entry = fp << d | doc.  A chunk's
+ * entries are ordered by fingerprint, so a lookup reads one chunk and
+ * checks the full key from a sketch only when a fingerprint matches.
+ * d is the fewest bits that number n documents and f = 32 - d; c grows
+ * with d so that a chunk holds 64 to 128 entries.  Every partition keeps
+ * at least the top 25 bits of each key (c + f), so partitions are merged
+ * and regrown without the sketches.
  */
-struct pskd_band_table {
-	uint32_t	*slot;
-	size_t		 mask;
-	size_t		 used;
+struct pskd_lsh_code {
+	uint32_t	d, f, c;
+	uint32_t	known;		/* c + f */
+};
+
+/*
+ * This run's entries of one band: the chunks back to back in e, each with
+ * room to grow up to where the next starts (chunk[2^c].start is cap).
+ */
+struct pskd_lsh_chunk {
+	uint32_t	 start, len;
+};
+struct pskd_lsh_band {
+	uint32_t	*e;
+	size_t		 cap;		/* entries */
+	size_t		 res;		/* bytes mapped */
+	struct pskd_lsh_chunk *chunk;	/* 2^c + 1 */
+};
+
+/*
+ * A lookup of one band's key: its chunk, and where in it the key's
+ * fingerprint ends, which is where pskd_lsh_add() inserts it.
+ */
+struct pskd_lsh_probe {
+	uint32_t	 key, ch;
+	size_t		 a, z, at;
 };
 
 /* A mapped file. */
@@ -30,29 +59,55 @@ struct pskd_map {
 	size_t		 size;
 };
 
+/*
+ * A segment of the index directory: documents first .. first + n - 1, one
+ * file holding per band n entries, then 2^c + 1 chunk offsets (32-bit
+ * little-endian).
+ */
+struct pskd_lsh_seg {
+	uint64_t	 id;
+	uint32_t	 first, n;
+	struct pskd_lsh_code code;
+	struct pskd_map	 m;
+};
+
 struct pskd_lsh_index {
 	struct pskd_frame_params fp;	/* kind SIGNATURES */
 	uint32_t	 b, r;
 	int		 have_params;	/* fp known (from a stream or the dir) */
+	int		 have_manifest;	/* dir has one */
 	char		*dir;		/* NULL: memory only */
 	int		 lockfd;
 	/* Documents 0 .. nbase-1 are on disk, nbase .. ndocs-1 in memory. */
 	uint32_t	 nbase, ndocs;
 	uint64_t	 idbytes;	/* bytes of base ids */
-	uint64_t	 gen;		/* generation of the band partitions */
+	uint64_t	 nextseg;	/* the id the next segment file gets */
 	struct pskd_map	 sketches, ids, idoff;
-	struct pskd_map	*band;		/* b sorted partitions */
-	struct pskd_band_table *table;	/* b tables of this run's documents */
-	struct pskd_buf	 newsk;		/* k bytes per new document */
+	struct pskd_lsh_seg *seg;	/* in document order */
+	size_t		 nseg;
+	/* This run's documents: b bands of 2^mc.c chunks. */
+	struct pskd_lsh_code mc;
+	struct pskd_lsh_band *band;
+	unsigned char	*newsk;		/* k bytes per new document */
+	size_t		 newskres;	/* bytes mapped, as newids.cap */
 	struct pskd_buf	 newids;
-	uint64_t	*newoff;	/* ndocs - nbase + 1 offsets */
-	size_t		 newoffcap;
+	/*
+	 * The ndocs - nbase + 1 offsets of their ids: 32 bits from the
+	 * 64-bit offset of their block of 2^IDBLOCK documents.
+	 */
+	uint32_t	*newoff;
+	size_t		 newoffres;
+	uint64_t	*newbase;
+	uint32_t	*cand;		/* pskd_lsh_candidates() */
+	size_t		 ncand, candcap;
+	struct pskd_lsh_probe *probe;	/* b of them, for pskd_lsh_add() */
+	uint32_t	 probed;	/* ndocs + 1 when they are valid */
 };
 
 /*
  * The sketch byte of a component, and a band's 32-bit key: the high half of
  * XXH3-64, seeded with the band's number, of its r sketch bytes, so the
- * partitions on disk need hold only document numbers.
+ * index can compute a key again from the sketch it keeps.
  */
 static inline unsigned char
 pskd_sketch_byte(uint32_t c)
@@ -72,24 +127,27 @@ int	pskd_lsh_open(struct pskd_lsh_index *ix, const char *dir, uint32_t b,
 /* Check a stream's parameters against the index's (and adopt them). */
 int	pskd_lsh_params(struct pskd_lsh_index *ix,
 	    const struct pskd_frame_params *fp, char *err, size_t errsize);
-/* Documents whose band j key is key; calls fn(arg, doc) for each. */
-void	pskd_lsh_lookup(const struct pskd_lsh_index *ix, uint32_t band,
-	    uint32_t key, void (*fn)(void *, uint32_t), void *arg);
+/*
+ * The b band keys of a sketch (into keys), and the kept documents that
+ * share one of them: *cand gets their numbers, ascending, each once.
+ * Returns how many.  The array is valid until the next call.
+ */
+size_t	pskd_lsh_candidates(struct pskd_lsh_index *ix,
+	    const unsigned char *sketch, uint32_t *keys,
+	    const uint32_t **cand);
 const unsigned char *pskd_lsh_sketch(const struct pskd_lsh_index *ix,
 	    uint32_t doc);
 const unsigned char *pskd_lsh_id(const struct pskd_lsh_index *ix,
 	    uint32_t doc, size_t *len);
-/* Add a kept document; returns its number. */
+/* Add a kept document with its band keys; returns its number. */
 uint32_t pskd_lsh_add(struct pskd_lsh_index *ix, const unsigned char *sketch,
 	    const uint32_t *keys, const unsigned char *id, size_t idlen);
-/* Bytes of memory the in-memory part uses. */
+/* Bytes of memory the documents added since the last save take (for -m). */
 size_t	pskd_lsh_memory(const struct pskd_lsh_index *ix);
-/* Bytes the documents added since the last save need (for -m). */
-size_t	pskd_lsh_pending(const struct pskd_lsh_index *ix);
 /*
  * Write the in-memory documents to the directory, crash-safe: the manifest
- * is renamed into place last and names how many documents are valid.
- * Returns 0 or -1 with errno set and err naming the file.
+ * is renamed into place last and names the segments and how many documents
+ * are valid.  Returns 0 or -1 with err naming the file.
  */
 int	pskd_lsh_save(struct pskd_lsh_index *ix, char *err, size_t errsize);
 void	pskd_lsh_close(struct pskd_lsh_index *ix);
