@@ -1,6 +1,9 @@
 /* normalize.c - text normalisation before shingling; see pskd-shingle(1). */
 #include <string.h>
 #include <utf8proc.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "frame.h"
 #include "normalize.h"
@@ -28,6 +31,50 @@ pskd_norm_init(struct pskd_norm *nm, unsigned flags)
 	for (c = 0; c < 128; c++)
 		nm->word[c] = nm->ascii[c] == SPACE ? ' ' :
 		    (uint16_t)(0x100 | nm->ascii[c]);
+	for (c = 0; c < 256; c++) {
+		unsigned b, k = 0;
+
+		nm->spos[c] = 0;
+		for (b = 0; b < 8; b++)
+			if (c >> b & 1 && k < 4)
+				nm->spos[c] |= (uint32_t)b << 8 * k++;
+		nm->scount[c] = (unsigned char)k;
+	}
+}
+
+/*
+ * Where the output stands.  In collapsing mode a space is written as soon
+ * as a word ends (its offset noted in seps at once), and one left at the
+ * very end is taken back: sp says the output is empty or ends in a space,
+ * so that a space that follows writes nothing.
+ */
+struct norm_out {
+	unsigned char	*q;		/* where the text starts in out */
+	size_t		 l;		/* bytes written after q */
+	uint32_t	*sv;		/* the separators, NULL if not wanted */
+	size_t		 ns;
+	int		 sp;
+};
+
+/* Room for what the ASCII loops may write from input offset i on. */
+static inline void
+room(struct norm_out *o, struct pskd_buf *out, size_t start,
+    struct pskd_buf *seps, size_t left)
+{
+	/*
+	 * Whole 16-byte stores; at most one separator per 2 bytes, stored
+	 * four at a time.
+	 */
+	if (out->cap - start - o->l < left + 16) {
+		out->len = start + o->l;
+		pskd_buf_reserve(out, left + 16);
+		o->q = out->p + start;
+	}
+	if (o->sv != NULL && seps->cap - 4 * o->ns < 4 * (left / 2 + 6)) {
+		seps->len = 4 * o->ns;
+		pskd_buf_reserve(seps, 4 * (left / 2 + 6));
+		o->sv = (uint32_t *)(void *)seps->p;
+	}
 }
 
 /* The class of a code point after case folding and decomposition. */
@@ -54,139 +101,222 @@ map_cp(const struct pskd_norm *nm, utf8proc_int32_t cp)
 	}
 }
 
-/* A space between two words, its offset noted in seps. */
-static void
-add_sep(struct pskd_buf *out, size_t start, struct pskd_buf *seps)
-{
-	uint32_t off = (uint32_t)(out->len - start);
-
-	if (seps != NULL)
-		pskd_buf_add(seps, &off, sizeof(off));
-	out->p[out->len++] = ' ';
-}
-
-void
-pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
-    const unsigned char *s, size_t n, int words, struct pskd_buf *seps)
+/*
+ * One code point of two or more bytes at s[0..n): decomposed, folded and
+ * mapped by utf8proc, written through out and seps (which may move).
+ * Returns the bytes it took.
+ */
+static size_t
+norm_cp(const struct pskd_norm *nm, struct norm_out *o, struct pskd_buf *out,
+    size_t start, struct pskd_buf *seps, const unsigned char *s, size_t n,
+    int collapse)
 {
 	utf8proc_int32_t d[32];
 	utf8proc_ssize_t nd, j;
-	unsigned char *o;
-	uint32_t cp;
-	size_t i = 0, len, start = out->len;
-	int collapse = words || (nm->flags & PSKD_NORM_SPACE);
-	int pending = 0, last, opts = 0;
-	unsigned char c;
+	uint32_t cp, off;
+	size_t len;
+	int last = 0, opts = 0;
 
 	if (nm->flags & PSKD_NORM_CASE)
 		opts |= UTF8PROC_CASEFOLD;
 	if (nm->flags & PSKD_NORM_MARKS)
 		opts |= UTF8PROC_COMPAT | UTF8PROC_DECOMPOSE |
 		    UTF8PROC_STRIPMARK;
-	/* Each code point gives at most 4 bytes per decomposed code point. */
-	pskd_buf_reserve(out, n + 1);
-	while (i < n) {
-		c = s[i];
-		if (collapse && c < 0x80) {
+	len = pskd_utf8_decode(s, n, &cp);
+	if (len == 0)
+		len = 1, cp = 0xfffd;	/* callers pass valid UTF-8 */
+	nd = utf8proc_decompose_char((utf8proc_int32_t)cp, d, 32,
+	    (utf8proc_option_t)opts, &last);
+	if (nd < 0 || nd > 32)
+		d[0] = (utf8proc_int32_t)cp, nd = 1;
+	out->len = start + o->l;
+	if (o->sv != NULL)
+		seps->len = 4 * o->ns;
+	for (j = 0; j < nd; j++) {
+		utf8proc_int32_t m = map_cp(nm, d[j]);
+
+		pskd_buf_reserve(out, 4);
+		if (m < 0) {
+			if (collapse && o->sp)
+				continue;
+			if (collapse && o->sv != NULL) {
+				off = (uint32_t)(out->len - start);
+				pskd_buf_add(seps, &off, sizeof(off));
+			}
+			out->p[out->len++] = ' ';
+			o->sp = 1;
+			continue;
+		}
+		out->len += pskd_utf8_encode((uint32_t)m, out->p + out->len);
+		o->sp = 0;
+	}
+	o->q = out->p + start;
+	o->l = out->len - start;
+	if (o->sv != NULL) {
+		o->sv = (uint32_t *)(void *)seps->p;
+		o->ns = seps->len / 4;
+	}
+	return len;
+}
+
+/*
+ * ASCII bytes s[i..lim) one by one, branch-free (word boundaries are
+ * random): a byte is written unless it is a space after a space, and a
+ * space written is a separator.
+ */
+static inline size_t
+norm_ascii(const struct pskd_norm *nm, struct norm_out *o,
+    const unsigned char *s, size_t i, size_t lim, int collapse)
+{
+	unsigned char *q = o->q;
+	size_t l = o->l, ns = o->ns, sp = (size_t)o->sp, w = 0, put;
+	uint32_t *sv = o->sv;
+	unsigned e;
+
+	if (!collapse) {
+		for (; i < lim && s[i] < 0x80; i++)
+			q[l++] = (unsigned char)nm->word[s[i]];
+		o->l = l;
+		return i;
+	}
+	for (; i < lim && s[i] < 0x80; i++) {
+		e = nm->word[s[i]];
+		w = e >> 8;
+		put = w | (sp ^ 1);
+		q[l] = (unsigned char)e;
+		if (sv != NULL) {
+			sv[ns] = (uint32_t)l;
+			ns += put & (w ^ 1);
+		}
+		l += put;
+		sp = w ^ 1;
+	}
+	o->l = l, o->ns = ns, o->sp = (int)sp;
+	return i;
+}
+
+#ifdef __SSE2__
+/*
+ * Sixteen ASCII bytes at a time while no byte needs dropping: the map as
+ * compares, the spaces as a bit mask, the chunk stored whole.  A chunk
+ * with a byte of 0x80 or more, or (collapsing) with a space after a space,
+ * is left to the byte loops.  Returns the new input offset.
+ */
+static inline size_t
+norm_ascii16(const struct pskd_norm *nm, struct norm_out *o,
+    const unsigned char *s, size_t i, size_t n, int collapse)
+{
+	const __m128i at = _mm_set1_epi8('@'), lbr = _mm_set1_epi8('[');
+	const __m128i bq = _mm_set1_epi8('`'), lbc = _mm_set1_epi8('{');
+	const __m128i sl = _mm_set1_epi8('/'), co = _mm_set1_epi8(':');
+	const __m128i ex = _mm_set1_epi8('!'), del = _mm_set1_epi8(0x7f);
+	const __m128i sp = _mm_set1_epi8(' '), zero = _mm_set1_epi8('0');
+	const __m128i caseadd = _mm_set1_epi8(
+	    (nm->flags & PSKD_NORM_CASE) ? 0x20 : 0);
+	const __m128i digits = _mm_set1_epi8(
+	    (nm->flags & PSKD_NORM_DIGITS) ? -1 : 0);
+	const __m128i punct = _mm_set1_epi8(
+	    (nm->flags & PSKD_NORM_PUNCT) ? -1 : 0);
+	unsigned char *q = o->q;
+	size_t l = o->l, ns = o->ns;
+	uint32_t *sv = o->sv;
+	unsigned mask, prev = (unsigned)o->sp;
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)
+		    (s + i));
+		__m128i up, lo, dg, alnum, space, m;
+
+		if (_mm_movemask_epi8(v) != 0)
+			break;
+		up = _mm_and_si128(_mm_cmpgt_epi8(v, at),
+		    _mm_cmplt_epi8(v, lbr));
+		lo = _mm_and_si128(_mm_cmpgt_epi8(v, bq),
+		    _mm_cmplt_epi8(v, lbc));
+		dg = _mm_and_si128(_mm_cmpgt_epi8(v, sl),
+		    _mm_cmplt_epi8(v, co));
+		alnum = _mm_or_si128(_mm_or_si128(up, lo), dg);
+		space = _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, ex),
+		    _mm_cmpeq_epi8(v, del)), _mm_andnot_si128(alnum, punct));
+		mask = (unsigned)_mm_movemask_epi8(space);
+		if (collapse && (mask & (mask << 1 | prev)) != 0)
+			break;
+		m = _mm_or_si128(v, _mm_and_si128(up, caseadd));
+		dg = _mm_and_si128(dg, digits);
+		m = _mm_or_si128(_mm_andnot_si128(dg, m),
+		    _mm_and_si128(dg, zero));
+		m = _mm_or_si128(_mm_andnot_si128(space, m),
+		    _mm_and_si128(space, sp));
+		_mm_storeu_si128((__m128i *)(void *)(q + l), m);
+		prev = mask >> 15;
+		if (sv != NULL) {
 			/*
-			 * Branch-free over ASCII (word boundaries are random).
-			 * A space byte stores ' ' at the end of the output
-			 * without taking it; a word byte after one (with a word
-			 * before) is stored one further on, taking the space.
-			 * The dependency chains are one operation a byte.
-			 * Room: the buffer has at least the input left plus
-			 * the pending space.
+			 * No two spaces touch, so each half has at most four:
+			 * their offsets from a table, widened, stored whole.
 			 */
-			unsigned char *q = out->p + start;
-			size_t l = out->len - start, ns = 0;
-			size_t wrote = l > 0;
-			size_t pend = (size_t)pending & wrote, w = 1;
-			uint32_t *sv = NULL;
+			__m128i z = _mm_setzero_si128(), p;
+			unsigned b = mask & 0xff, c = mask >> 8;
 
-			if (seps != NULL) {
-				/* At most one separator per byte of the run. */
-				pskd_buf_reserve(seps, 4 * (n - i) + 4);
-				sv = (uint32_t *)(void *)(seps->p + seps->len);
-			}
-			q[l] = ' ';
-			if (sv != NULL) {
-				do {
-					unsigned e = nm->word[c];
-					size_t sep;
-
-					w = e >> 8;
-					sep = pend & w;
-					sv[ns] = (uint32_t)l;
-					ns += sep;
-					q[l + sep] = (unsigned char)e;
-					l += sep + w;
-					wrote |= w;
-					pend = wrote & ~w;
-					i++;
-				} while (i < n && (c = s[i]) < 0x80);
-			} else {
-				do {
-					unsigned e = nm->word[c];
-					size_t sep;
-
-					w = e >> 8;
-					sep = pend & w;
-					q[l + sep] = (unsigned char)e;
-					l += sep + w;
-					wrote |= w;
-					pend = wrote & ~w;
-					i++;
-				} while (i < n && (c = s[i]) < 0x80);
-			}
-			out->len = start + l;
-			pending = (int)(w ^ 1);
-			if (seps != NULL)
-				seps->len += 4 * ns;
-			continue;
+			p = _mm_cvtsi32_si128((int)nm->spos[b]);
+			p = _mm_unpacklo_epi16(_mm_unpacklo_epi8(p, z), z);
+			_mm_storeu_si128((__m128i *)(void *)(sv + ns),
+			    _mm_add_epi32(p, _mm_set1_epi32((int)l)));
+			ns += nm->scount[b];
+			p = _mm_cvtsi32_si128((int)nm->spos[c]);
+			p = _mm_unpacklo_epi16(_mm_unpacklo_epi8(p, z), z);
+			_mm_storeu_si128((__m128i *)(void *)(sv + ns),
+			    _mm_add_epi32(p, _mm_set1_epi32((int)l + 8)));
+			ns += nm->scount[c];
 		}
-		if (c < 0x80) {
-			i++;
-			c = nm->ascii[c];
-			if (c == SPACE) {
-				if (collapse)
-					pending = 1;
-				else
-					out->p[out->len++] = ' ';
-				continue;
-			}
-			if (pending && out->len > start)
-				add_sep(out, start, seps);
-			pending = 0;
-			out->p[out->len++] = c;
-			continue;
-		}
-		len = pskd_utf8_decode(s + i, n - i, &cp);
-		if (len == 0)
-			len = 1, cp = 0xfffd;	/* callers pass valid UTF-8 */
-		i += len;
-		last = 0;
-		nd = utf8proc_decompose_char((utf8proc_int32_t)cp, d, 32,
-		    (utf8proc_option_t)opts, &last);
-		if (nd < 0 || nd > 32)
-			d[0] = (utf8proc_int32_t)cp, nd = 1;
-		for (j = 0; j < nd; j++) {
-			utf8proc_int32_t m = map_cp(nm, d[j]);
+		l += 16;
+	}
+	o->l = l, o->ns = ns;
+	if (collapse)
+		o->sp = (int)prev;
+	return i;
+}
+#endif
 
-			if (m < 0) {
-				if (collapse)
-					pending = 1;
-				else {
-					pskd_buf_reserve(out, 1 + (n - i));
-					out->p[out->len++] = ' ';
-				}
-				continue;
-			}
-			pskd_buf_reserve(out, 5 + (n - i));
-			if (pending && out->len > start)
-				add_sep(out, start, seps);
-			pending = 0;
-			o = out->p + out->len;
-			out->len += pskd_utf8_encode((uint32_t)m, o);
+void
+pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
+    const unsigned char *s, size_t n, int words, struct pskd_buf *seps)
+{
+	struct norm_out o;
+	size_t i = 0, lim, start = out->len;
+	int collapse = words || (nm->flags & PSKD_NORM_SPACE);
+
+	if (!collapse)
+		seps = NULL;
+	o.q = out->p + start;
+	o.l = 0;
+	o.sv = NULL;
+	o.ns = 0;
+	o.sp = 1;
+	if (seps != NULL) {
+		if (seps->p == NULL)	/* o.sv says whether seps are wanted */
+			pskd_buf_reserve(seps, 64);
+		o.sv = (uint32_t *)(void *)seps->p;
+		o.ns = seps->len / 4;
+	}
+	room(&o, out, start, seps, n);
+	while (i < n) {
+#ifdef __SSE2__
+		i = norm_ascii16(nm, &o, s, i, n, collapse);
+#endif
+		lim = n - i < 16 ? n : i + 16;
+		i = norm_ascii(nm, &o, s, i, lim, collapse);
+		if (i < n && s[i] >= 0x80) {
+			i += norm_cp(nm, &o, out, start, seps, s + i, n - i,
+			    collapse);
+			room(&o, out, start, seps, n - i);
 		}
 	}
+	if (collapse && o.l > 0 && o.q[o.l - 1] == ' ') {
+		o.l--;		/* the space after the last word */
+		if (o.sv != NULL)
+			o.ns--;
+	}
+	out->len = start + o.l;
+	if (seps != NULL)
+		seps->len = 4 * o.ns;
 }

@@ -14,6 +14,8 @@ struct pskd_norm {
 	unsigned	flags;		/* PSKD_NORM_* */
 	unsigned char	ascii[128];	/* the map of ASCII bytes */
 	uint16_t	word[128];	/* the byte (' ' for a space), 0x100 if not */
+	uint32_t	spos[256];	/* the first 4 set bits of a byte, 1 a byte */
+	unsigned char	scount[256];	/* how many of them */
 };
 
 void	pskd_norm_init(struct pskd_norm *nm, unsigned flags);
