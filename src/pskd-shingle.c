@@ -20,6 +20,7 @@ static const char usage_text[] =
     "pskd-shingle [-ls] [-c N | -w N] [-f field] [-n steps] [file ...]";
 
 #define SHINGLE_SEED	0	/* the XXH3-64 seed, in every header */
+#define SLACK		32	/* readable bytes either side of the text */
 
 static struct {
 	int		 plain;		/* -l */
@@ -200,6 +201,65 @@ sort_hashes(uint64_t *a, size_t n)
 	memcpy(a, tmp, n * sizeof(*a));
 }
 
+#ifdef __SIZEOF_INT128__
+/* XXH3's default secret, its first 64 bytes as little-endian words. */
+static const uint64_t ksecret[8] = {
+	0xbe4ba423396cfeb8ULL, 0x1cad21f72c81017cULL, 0xdb979083e96dd4deULL,
+	0x1f67b3b7a4a44072ULL, 0x78e5c0cc4ee679cbULL, 0x2172ffcc7dd05a82ULL,
+	0x8e2443f7744608b8ULL, 0x4c263a81e69035e0ULL
+};
+
+static inline uint64_t
+fold64(uint64_t a, uint64_t b)
+{
+	__uint128_t m = (__uint128_t)a * b;
+
+	return (uint64_t)m ^ (uint64_t)(m >> 64);
+}
+
+static inline uint64_t
+mix16(const unsigned char *p, unsigned k)
+{
+	return fold64(pskd_get_le64(p) ^ ksecret[k],
+	    pskd_get_le64(p + 8) ^ ksecret[k + 1]);
+}
+
+/*
+ * XXH3-64 with the seed 0, as XXH3_64bits_withSeed() computes it, of a
+ * word n-gram p[0..len).  Word n-grams are mostly 9 to 64 bytes long, in
+ * random order, and the length branches of the library mispredict on
+ * them; so for these lengths both halves of the 17..64-byte path and the
+ * 9..16-byte result are computed and the ones the length does not use
+ * masked or selected away.  That reads up to 32 bytes before and after
+ * the n-gram: the text buffer keeps that much slack on both sides (see
+ * SLACK).  tests/t/shingle-hash checks every length against xxhsum.
+ */
+static inline uint64_t
+ngram_hash(const unsigned char *p, size_t len)
+{
+	uint64_t lo, hi, small, acc;
+
+	if (len - 9 > 64 - 9)
+		return XXH3_64bits_withSeed(p, len, SHINGLE_SEED);
+	lo = pskd_get_le64(p) ^ (ksecret[3] ^ ksecret[4]);
+	hi = pskd_get_le64(p + len - 8) ^ (ksecret[5] ^ ksecret[6]);
+	small = len + __builtin_bswap64(lo) + hi + fold64(lo, hi);
+	acc = len * 0x9E3779B185EBCA87ULL + mix16(p, 0) + mix16(p + len - 16, 2);
+	acc += (mix16(p + 16, 4) + mix16(p + len - 32, 6)) &
+	    -(uint64_t)(len > 32);
+	acc = len > 16 ? acc : small;
+	acc ^= acc >> 37;
+	acc *= 0x165667919E3779F9ULL;
+	return acc ^ acc >> 32;
+}
+#else
+static inline uint64_t
+ngram_hash(const unsigned char *p, size_t len)
+{
+	return XXH3_64bits_withSeed(p, len, SHINGLE_SEED);
+}
+#endif
+
 static void
 need_pos(size_t n)
 {
@@ -256,7 +316,6 @@ shingles(const unsigned char *s, size_t len)
 		if (nb < w)
 			w = nb;
 	}
-	/* One call of the hash, so that it is inlined. */
 	for (i = 0; i < nh; i++) {
 		size_t a, b;
 
@@ -265,7 +324,7 @@ shingles(const unsigned char *s, size_t len)
 			b = i + w - 1 < ns ? (size_t)sv[i + w - 1] : len;
 		} else
 			a = pos[i], b = pos[i + w];
-		hv[i] = XXH3_64bits_withSeed(s + a, b - a, SHINGLE_SEED);
+		hv[i] = ngram_hash(s + a, b - a);
 	}
 	sort_hashes(hv, nh);
 	for (i = 1, nb = 1, last = hv[0]; i < nh; i++)
@@ -360,12 +419,18 @@ shingle_file(const char *path)
 	while ((rc = pskd_reader_line(&r, &line, &len)) == 1) {
 		if (document(r.name, r.lineno, line, len) == -1)
 			continue;
+		/* The text between two zeroed SLACKs, for ngram_hash(). */
 		ntext.len = 0;
+		pskd_buf_reserve(&ntext, SLACK);
+		memset(ntext.p, 0, SLACK);
+		ntext.len = SLACK;
 		seps.len = 0;
 		pskd_norm_text(&nm, &ntext, textp, textlen,
 		    opt.unit == PSKD_UNIT_WORDS, opt.unit == PSKD_UNIT_WORDS ?
 		    &seps : NULL);
-		nh = shingles(ntext.p, ntext.len);
+		pskd_buf_reserve(&ntext, SLACK);
+		memset(ntext.p + ntext.len, 0, SLACK);
+		nh = shingles(ntext.p + SLACK, ntext.len - SLACK);
 		if (nh > UINT32_MAX)
 			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: too many shingles",
 			    r.name, (unsigned long long)r.lineno);
