@@ -144,61 +144,81 @@ sort_u64(uint64_t *a, size_t n)
 	}
 }
 
+/* Drop the repeats of a sorted array; returns how many are left. */
+static size_t
+unique(uint64_t *a, size_t n)
+{
+	size_t i, j;
+	uint64_t last;
+
+	if (n == 0)
+		return 0;
+	for (i = 1, j = 1, last = a[0]; i < n; i++)
+		if (a[i] != last)
+			a[j++] = last = a[i];
+	return j;
+}
+
 /*
- * Sort hashes, which are uniform: a counting pass on the top bits into
- * about 2n buckets leaves each element at most a few places from where it
- * belongs, and an insertion pass finishes.  A skewed input (the insertion
- * pass moving more than 8n elements) goes to the quicksort instead.
+ * Sort the hashes a[0..n) and drop the repeats; returns how many are left.
+ * cnt[0] and cnt[1] count bits 48..55 and 56..63 of the hashes (the
+ * hashing loop keeps them).  Hashes are uniform: two counting passes on
+ * those 16 bits, lower byte first, leave only the few pairs that share
+ * them out of order, and the last pass puts each such hash in its place
+ * as it drops repeats.  That beats one pass on more bits, whose counts
+ * must be cleared and summed for every document, and which leaves more
+ * neighbours out of order, each a mispredicted branch.  A skewed input
+ * (the fix-ups moving more than 8n hashes) goes to the quicksort.
  */
-static void
-sort_hashes(uint64_t *a, size_t n)
+static size_t
+sort_unique(uint64_t *a, size_t n, uint32_t cnt[2][256])
 {
 	static uint64_t *tmp;
-	static uint32_t *count;
 	static size_t cap;
-	size_t i, j, m, moves;
-	unsigned bits = 0;
-	uint64_t t;
-	uint32_t sum;
+	uint32_t s0, s1, x;
+	size_t i, j, k, moves;
+	uint64_t t, last;
 
 	if (n < 64) {
 		sort_u64(a, n);
-		return;
+		return unique(a, n);
 	}
-	while (((size_t)1 << bits) < 2 * n)	/* about 2 buckets each */
-		bits++;
-	m = (size_t)1 << bits;
 	if (n > cap) {
 		cap = n + n / 2;
 		tmp = pskd_xreallocarray(tmp, cap, sizeof(*tmp));
-		count = pskd_xreallocarray(count, 4 * cap + 1, sizeof(*count));
 	}
-	memset(count, 0, (m + 1) * sizeof(*count));
-	for (i = 0; i < n; i++)
-		count[(a[i] >> (64 - bits)) + 1]++;
-	for (i = 1, sum = 0; i <= m; i++) {	/* the sum in a register */
-		sum += count[i];
-		count[i] = sum;
+	for (i = 0, s0 = s1 = 0; i < 256; i++) {
+		x = cnt[0][i], cnt[0][i] = s0, s0 += x;
+		x = cnt[1][i], cnt[1][i] = s1, s1 += x;
 	}
 	for (i = 0; i < n; i++)
-		tmp[count[a[i] >> (64 - bits)]++] = a[i];
-	for (i = 1, moves = 0; i < n; i++) {
-		t = tmp[i];
-		if (tmp[i - 1] <= t)
+		tmp[cnt[0][a[i] >> 48 & 255]++] = a[i];
+	for (i = 0; i < n; i++)
+		a[cnt[1][tmp[i] >> 56]++] = tmp[i];
+	for (i = 1, j = 1, moves = 0, last = a[0]; i < n; i++) {
+		t = a[i];
+		if (t > last) {
+			a[j++] = last = t;
 			continue;
-		j = i;
-		do {
-			tmp[j] = tmp[j - 1];
-			j--;
-		} while (j > 0 && tmp[j - 1] > t);
-		tmp[j] = t;
-		moves += i - j;
-		if (moves > 8 * n) {
-			sort_u64(tmp, n);
-			break;
 		}
+		if (t == last)
+			continue;
+		/* Its place among the j sorted ones, unless it is there. */
+		for (k = j - 1; k > 0 && a[k - 1] > t; k--)
+			;
+		if (k > 0 && a[k - 1] == t)
+			continue;
+		moves += j - k;
+		if (moves > 8 * n) {
+			memmove(a + j, a + i, (n - i) * sizeof(*a));
+			sort_u64(a, j + n - i);
+			return unique(a, j + n - i);
+		}
+		memmove(a + k + 1, a + k, (j - k) * sizeof(*a));
+		a[k] = t;
+		j++;
 	}
-	memcpy(a, tmp, n * sizeof(*a));
+	return j;
 }
 
 #ifdef __SIZEOF_INT128__
@@ -285,8 +305,7 @@ shingles(const unsigned char *s, size_t len)
 	const uint32_t *sv = (const uint32_t *)(void *)seps.p;
 	size_t nb = 0, i, nh, w = opt.n, cplen, ns = seps.len / 4;
 	int words = opt.unit == PSKD_UNIT_WORDS;
-	uint64_t last;
-	uint32_t cp;
+	uint32_t cnt[2][256], cp;
 
 	if (len == 0)
 		return 0;
@@ -316,21 +335,22 @@ shingles(const unsigned char *s, size_t len)
 		if (nb < w)
 			w = nb;
 	}
+	memset(cnt, 0, sizeof(cnt));
 	for (i = 0; i < nh; i++) {
 		size_t a, b;
+		uint64_t h;
 
 		if (words) {
 			a = i == 0 ? 0 : (size_t)sv[i - 1] + 1;
 			b = i + w - 1 < ns ? (size_t)sv[i + w - 1] : len;
 		} else
 			a = pos[i], b = pos[i + w];
-		hv[i] = ngram_hash(s + a, b - a);
+		h = hv[i] = ngram_hash(s + a, b - a);
+		/* Counted here, where the hash waits on its multiplies. */
+		cnt[0][h >> 48 & 255]++;
+		cnt[1][h >> 56]++;
 	}
-	sort_hashes(hv, nh);
-	for (i = 1, nb = 1, last = hv[0]; i < nh; i++)
-		if (hv[i] != last)
-			hv[nb++] = last = hv[i];
-	return nb;
+	return sort_unique(hv, nh, cnt);
 }
 
 static int
