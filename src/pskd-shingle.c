@@ -298,29 +298,26 @@ need_hv(size_t n)
 	}
 }
 
-/* Hash the n-grams of the normalised text; returns the number of values. */
+/*
+ * Hash the n-grams of the normalised text s[0..len); returns the number of
+ * values.  For words, seps holds the offsets of the spaces between them
+ * between two sentinels, -1 and len: word k starts one past sv[k - 1] and
+ * ends at sv[k], and n-grams are hashed straight from them.
+ */
 static size_t
 shingles(const unsigned char *s, size_t len)
 {
-	const uint32_t *sv = (const uint32_t *)(void *)seps.p;
-	size_t nb = 0, i, nh, w = opt.n, cplen, ns = seps.len / 4;
+	const uint32_t *sv = (const uint32_t *)(void *)seps.p + 1;
+	size_t nb = 0, i, nh, w = opt.n, cplen, a, b;
 	int words = opt.unit == PSKD_UNIT_WORDS;
 	uint32_t cnt[2][256], cp;
+	uint64_t h;
 
 	if (len == 0)
 		return 0;
-	if (words) {
-		/*
-		 * The spaces between words, as normalisation wrote them: word
-		 * k starts one past space k - 1 and ends at space k (or at the
-		 * end); n-grams are hashed straight from them.
-		 */
-		nb = ns + 1;
-		nh = nb >= w ? nb - w + 1 : 1;
-		need_hv(nh);
-		if (nb < w)
-			w = nb;
-	} else {
+	if (words)
+		nb = seps.len / 4 - 1;
+	else {
 		need_pos(len + 2);
 		/* The start of every code point and one past the last. */
 		for (i = 0; i < len; i += cplen) {
@@ -330,20 +327,16 @@ shingles(const unsigned char *s, size_t len)
 				cplen = 1;
 		}
 		pos[nb] = len;
-		nh = nb >= w ? nb - w + 1 : 1;
-		need_hv(nh);
-		if (nb < w)
-			w = nb;
 	}
+	nh = nb >= w ? nb - w + 1 : 1;
+	need_hv(nh);
+	if (nb < w)
+		w = nb;
 	memset(cnt, 0, sizeof(cnt));
 	for (i = 0; i < nh; i++) {
-		size_t a, b;
-		uint64_t h;
-
-		if (words) {
-			a = i == 0 ? 0 : (size_t)sv[i - 1] + 1;
-			b = i + w - 1 < ns ? (size_t)sv[i + w - 1] : len;
-		} else
+		if (words)
+			a = (uint32_t)(sv[i - 1] + 1), b = sv[i + w - 1];
+		else
 			a = pos[i], b = pos[i + w];
 		h = hv[i] = ngram_hash(s + a, b - a);
 		/* Counted here, where the hash waits on its multiplies. */
@@ -432,6 +425,7 @@ shingle_file(const char *path)
 	struct pskd_reader r;
 	const unsigned char *line;
 	size_t len, nh;
+	uint32_t minus1 = UINT32_MAX, end;
 	int rc;
 
 	if (pskd_reader_open(&r, path) == -1)
@@ -439,15 +433,21 @@ shingle_file(const char *path)
 	while ((rc = pskd_reader_line(&r, &line, &len)) == 1) {
 		if (document(r.name, r.lineno, line, len) == -1)
 			continue;
-		/* The text between two zeroed SLACKs, for ngram_hash(). */
+		/*
+		 * The text between two zeroed SLACKs, for ngram_hash(); the
+		 * spaces between words between the sentinels -1 and the end.
+		 */
 		ntext.len = 0;
 		pskd_buf_reserve(&ntext, SLACK);
 		memset(ntext.p, 0, SLACK);
 		ntext.len = SLACK;
 		seps.len = 0;
+		pskd_buf_add(&seps, &minus1, sizeof(minus1));
 		pskd_norm_text(&nm, &ntext, textp, textlen,
 		    opt.unit == PSKD_UNIT_WORDS, opt.unit == PSKD_UNIT_WORDS ?
 		    &seps : NULL);
+		end = (uint32_t)(ntext.len - SLACK);
+		pskd_buf_add(&seps, &end, sizeof(end));
 		pskd_buf_reserve(&ntext, SLACK);
 		memset(ntext.p + ntext.len, 0, SLACK);
 		nh = shingles(ntext.p + SLACK, ntext.len - SLACK);
