@@ -20,7 +20,6 @@ static const char usage_text[] =
     "pskd-shingle [-ls] [-c N | -w N] [-f field] [-n steps] [file ...]";
 
 #define SHINGLE_SEED	0	/* the XXH3-64 seed, in every header */
-#define SLACK		32	/* readable bytes either side of the text */
 
 static struct {
 	int		 plain;		/* -l */
@@ -40,6 +39,8 @@ static size_t *pos;		/* word or code point boundaries */
 static size_t poscap;
 static uint64_t *hv;
 static size_t hvcap;
+static uint64_t *spans;		/* n-grams (start << 32 | length) by class */
+static size_t spanscap;
 static uint64_t nskipped;
 static char firstbad[512];
 
@@ -222,62 +223,59 @@ sort_unique(uint64_t *a, size_t n, uint32_t cnt[2][256])
 }
 
 #ifdef __SIZEOF_INT128__
-/* XXH3's default secret, its first 64 bytes as little-endian words. */
+/*
+ * XXH3-64 with the seed 0, as XXH3_64bits_withSeed() computes it, for the
+ * 17..32- and 33..64-byte n-grams that most word 5-grams are: the same
+ * arithmetic as the library's 17..128-byte path, with the first 64 bytes
+ * of its default secret as constants, and without its length branches,
+ * which mispredict on n-grams of random length.  tests/t/shingle-hash
+ * checks every length against the xxhash module.
+ */
 static const uint64_t ksecret[8] = {
 	0xbe4ba423396cfeb8ULL, 0x1cad21f72c81017cULL, 0xdb979083e96dd4deULL,
 	0x1f67b3b7a4a44072ULL, 0x78e5c0cc4ee679cbULL, 0x2172ffcc7dd05a82ULL,
 	0x8e2443f7744608b8ULL, 0x4c263a81e69035e0ULL
 };
+#define PRIME64_1	0x9E3779B185EBCA87ULL
 
 static inline uint64_t
-fold64(uint64_t a, uint64_t b)
+mix16(const unsigned char *p, unsigned k)
 {
-	__uint128_t m = (__uint128_t)a * b;
+	__uint128_t m = (__uint128_t)(pskd_get_le64(p) ^ ksecret[k]) *
+	    (pskd_get_le64(p + 8) ^ ksecret[k + 1]);
 
 	return (uint64_t)m ^ (uint64_t)(m >> 64);
 }
 
 static inline uint64_t
-mix16(const unsigned char *p, unsigned k)
+avalanche(uint64_t h)
 {
-	return fold64(pskd_get_le64(p) ^ ksecret[k],
-	    pskd_get_le64(p + 8) ^ ksecret[k + 1]);
+	h ^= h >> 37;
+	h *= 0x165667919E3779F9ULL;
+	return h ^ h >> 32;
 }
 
-/*
- * XXH3-64 with the seed 0, as XXH3_64bits_withSeed() computes it, of a
- * word n-gram p[0..len).  Word n-grams are mostly 9 to 64 bytes long, in
- * random order, and the length branches of the library mispredict on
- * them; so for these lengths both halves of the 17..64-byte path and the
- * 9..16-byte result are computed and the ones the length does not use
- * masked or selected away.  That reads up to 32 bytes before and after
- * the n-gram: the text buffer keeps that much slack on both sides (see
- * SLACK).  tests/t/shingle-hash checks every length against xxhsum.
- */
 static inline uint64_t
-ngram_hash(const unsigned char *p, size_t len)
+hash17to32(const unsigned char *p, size_t len)
 {
-	uint64_t lo, hi, small, acc;
-
-	if (len - 9 > 64 - 9)
-		return XXH3_64bits_withSeed(p, len, SHINGLE_SEED);
-	lo = pskd_get_le64(p) ^ (ksecret[3] ^ ksecret[4]);
-	hi = pskd_get_le64(p + len - 8) ^ (ksecret[5] ^ ksecret[6]);
-	small = len + __builtin_bswap64(lo) + hi + fold64(lo, hi);
-	acc = len * 0x9E3779B185EBCA87ULL + mix16(p, 0) + mix16(p + len - 16, 2);
-	acc += (mix16(p + 16, 4) + mix16(p + len - 32, 6)) &
-	    -(uint64_t)(len > 32);
-	acc = len > 16 ? acc : small;
-	acc ^= acc >> 37;
-	acc *= 0x165667919E3779F9ULL;
-	return acc ^ acc >> 32;
+	return avalanche(len * PRIME64_1 + mix16(p, 0) +
+	    mix16(p + len - 16, 2));
 }
+
+static inline uint64_t
+hash33to64(const unsigned char *p, size_t len)
+{
+	return avalanche(len * PRIME64_1 + mix16(p, 0) +
+	    mix16(p + len - 16, 2) + mix16(p + 16, 4) + mix16(p + len - 32, 6));
+}
+#define HASH_17TO32	1
+#define HASH_33TO64	1
 #else
-static inline uint64_t
-ngram_hash(const unsigned char *p, size_t len)
-{
-	return XXH3_64bits_withSeed(p, len, SHINGLE_SEED);
-}
+/* Without 128-bit products, the library for all lengths. */
+#define HASH_17TO32	0
+#define HASH_33TO64	0
+#define hash17to32(p, len)	XXH3_64bits_withSeed((p), (len), SHINGLE_SEED)
+#define hash33to64(p, len)	XXH3_64bits_withSeed((p), (len), SHINGLE_SEED)
 #endif
 
 static void
@@ -290,6 +288,15 @@ need_pos(size_t n)
 }
 
 static void
+need_spans(size_t n)
+{
+	if (n > spanscap) {
+		spanscap = n + n / 2;
+		spans = pskd_xreallocarray(spans, spanscap, sizeof(*spans));
+	}
+}
+
+static void
 need_hv(size_t n)
 {
 	if (n > hvcap) {
@@ -298,20 +305,34 @@ need_hv(size_t n)
 	}
 }
 
+/* Keep a hash, counting its top two bytes for the sort. */
+#define KEEP(h) do {							\
+	uint64_t h_ = (h);						\
+									\
+	hv[k++] = h_;							\
+	cnt[0][h_ >> 48 & 255]++;					\
+	cnt[1][h_ >> 56]++;						\
+} while (0)
+
 /*
  * Hash the n-grams of the normalised text s[0..len); returns the number of
  * values.  For words, seps holds the offsets of the spaces between them
  * between two sentinels, -1 and len: word k starts one past sv[k - 1] and
- * ends at sv[k], and n-grams are hashed straight from them.
+ * ends at sv[k], and n-grams are hashed straight from them.  The n-grams,
+ * as start << 32 | length, are first dealt into three length classes (a
+ * store into each, the right count moving; no branch), so that each class
+ * is hashed by a loop without length branches.  The order of hv does not
+ * matter, it is sorted; the top bytes are counted for that while the
+ * hash waits on its multiplies.
  */
 static size_t
 shingles(const unsigned char *s, size_t len)
 {
 	const uint32_t *sv = (const uint32_t *)(void *)seps.p + 1;
-	size_t nb = 0, i, nh, w = opt.n, cplen, a, b;
+	size_t nb = 0, i, nh, w = opt.n, cplen, a, b, k, n1 = 0, n2 = 0;
 	int words = opt.unit == PSKD_UNIT_WORDS;
 	uint32_t cnt[2][256], cp;
-	uint64_t h;
+	uint64_t *c0, *c1, *c2, x;
 
 	if (len == 0)
 		return 0;
@@ -332,17 +353,29 @@ shingles(const unsigned char *s, size_t len)
 	need_hv(nh);
 	if (nb < w)
 		w = nb;
-	memset(cnt, 0, sizeof(cnt));
+	need_spans(3 * nh);
+	c0 = spans, c1 = spans + nh, c2 = spans + 2 * nh;
 	for (i = 0; i < nh; i++) {
 		if (words)
 			a = (uint32_t)(sv[i - 1] + 1), b = sv[i + w - 1];
 		else
 			a = pos[i], b = pos[i + w];
-		h = hv[i] = ngram_hash(s + a, b - a);
-		/* Counted here, where the hash waits on its multiplies. */
-		cnt[0][h >> 48 & 255]++;
-		cnt[1][h >> 56]++;
+		x = (uint64_t)a << 32 | (b - a);
+		c0[i - n1 - n2] = x;
+		c1[n1] = x;
+		c2[n2] = x;
+		n1 += HASH_17TO32 && b - a - 17 < 16;
+		n2 += HASH_33TO64 && b - a - 33 < 32;
 	}
+	memset(cnt, 0, sizeof(cnt));
+	k = 0;
+	for (i = 0; i < nh - n1 - n2; i++)
+		KEEP(XXH3_64bits_withSeed(s + (c0[i] >> 32), (uint32_t)c0[i],
+		    SHINGLE_SEED));
+	for (i = 0; i < n1; i++)
+		KEEP(hash17to32(s + (c1[i] >> 32), (uint32_t)c1[i]));
+	for (i = 0; i < n2; i++)
+		KEEP(hash33to64(s + (c2[i] >> 32), (uint32_t)c2[i]));
 	return sort_unique(hv, nh, cnt);
 }
 
@@ -433,24 +466,16 @@ shingle_file(const char *path)
 	while ((rc = pskd_reader_line(&r, &line, &len)) == 1) {
 		if (document(r.name, r.lineno, line, len) == -1)
 			continue;
-		/*
-		 * The text between two zeroed SLACKs, for ngram_hash(); the
-		 * spaces between words between the sentinels -1 and the end.
-		 */
+		/* The spaces between words between the sentinels -1 and len. */
 		ntext.len = 0;
-		pskd_buf_reserve(&ntext, SLACK);
-		memset(ntext.p, 0, SLACK);
-		ntext.len = SLACK;
 		seps.len = 0;
 		pskd_buf_add(&seps, &minus1, sizeof(minus1));
 		pskd_norm_text(&nm, &ntext, textp, textlen,
 		    opt.unit == PSKD_UNIT_WORDS, opt.unit == PSKD_UNIT_WORDS ?
 		    &seps : NULL);
-		end = (uint32_t)(ntext.len - SLACK);
+		end = (uint32_t)ntext.len;
 		pskd_buf_add(&seps, &end, sizeof(end));
-		pskd_buf_reserve(&ntext, SLACK);
-		memset(ntext.p + ntext.len, 0, SLACK);
-		nh = shingles(ntext.p + SLACK, ntext.len - SLACK);
+		nh = shingles(ntext.p, ntext.len);
 		if (nh > UINT32_MAX)
 			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: too many shingles",
 			    r.name, (unsigned long long)r.lineno);
