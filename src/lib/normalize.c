@@ -16,6 +16,11 @@ pskd_norm_init(struct pskd_norm *nm, unsigned flags)
 	unsigned c;
 
 	nm->flags = flags;
+#if defined(__x86_64__) && defined(__GNUC__)
+	nm->avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+#else
+	nm->avx2 = 0;
+#endif
 	for (c = 0; c < 128; c++) {
 		nm->ascii[c] = (unsigned char)c;
 		if (c < 0x20 || c == 0x7f || c == ' ')
@@ -277,6 +282,89 @@ norm_ascii16(const struct pskd_norm *nm, struct norm_out *o,
 }
 #endif
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_AVX2	1
+
+/* The separators of an 8-bit piece of the space mask, at offset l. */
+__attribute__((target("avx2"))) static inline size_t
+seps8(const struct pskd_norm *nm, uint32_t *sv, size_t ns, unsigned b,
+    size_t l)
+{
+	__m128i p = _mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)nm->spos[b]));
+
+	_mm_storeu_si128((__m128i *)(void *)(sv + ns),
+	    _mm_add_epi32(p, _mm_set1_epi32((int)l)));
+	return ns + nm->scount[b];
+}
+
+/*
+ * norm_ascii16() thirty-two bytes at a time, for processors with AVX2;
+ * what it leaves (a chunk it cannot store whole) goes to norm_ascii16().
+ */
+__attribute__((target("avx2"))) static size_t
+norm_ascii32(const struct pskd_norm *nm, struct norm_out *o,
+    const unsigned char *s, size_t i, size_t n, int collapse)
+{
+	const __m256i at = _mm256_set1_epi8('@'), lbr = _mm256_set1_epi8('[');
+	const __m256i bq = _mm256_set1_epi8('`'), lbc = _mm256_set1_epi8('{');
+	const __m256i sl = _mm256_set1_epi8('/'), co = _mm256_set1_epi8(':');
+	const __m256i ex = _mm256_set1_epi8('!'), del = _mm256_set1_epi8(0x7f);
+	const __m256i sp = _mm256_set1_epi8(' '), zero = _mm256_set1_epi8('0');
+	const __m256i caseadd = _mm256_set1_epi8(
+	    (nm->flags & PSKD_NORM_CASE) ? 0x20 : 0);
+	const __m256i digits = _mm256_set1_epi8(
+	    (nm->flags & PSKD_NORM_DIGITS) ? -1 : 0);
+	const __m256i punct = _mm256_set1_epi8(
+	    (nm->flags & PSKD_NORM_PUNCT) ? -1 : 0);
+	unsigned char *q = o->q;
+	size_t l = o->l, ns = o->ns;
+	uint32_t *sv = o->sv;
+	uint64_t mask, prev = (uint64_t)o->sp;
+
+	for (; i + 32 <= n; i += 32) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)
+		    (s + i));
+		__m256i up, lo, dg, alnum, space, m;
+
+		if (_mm256_movemask_epi8(v) != 0)
+			break;
+		up = _mm256_and_si256(_mm256_cmpgt_epi8(v, at),
+		    _mm256_cmpgt_epi8(lbr, v));
+		lo = _mm256_and_si256(_mm256_cmpgt_epi8(v, bq),
+		    _mm256_cmpgt_epi8(lbc, v));
+		dg = _mm256_and_si256(_mm256_cmpgt_epi8(v, sl),
+		    _mm256_cmpgt_epi8(co, v));
+		alnum = _mm256_or_si256(_mm256_or_si256(up, lo), dg);
+		space = _mm256_or_si256(_mm256_or_si256(
+		    _mm256_cmpgt_epi8(ex, v), _mm256_cmpeq_epi8(v, del)),
+		    _mm256_andnot_si256(alnum, punct));
+		mask = (uint32_t)_mm256_movemask_epi8(space);
+		if (collapse && (mask & (mask << 1 | prev)) != 0)
+			break;
+		m = _mm256_or_si256(v, _mm256_and_si256(up, caseadd));
+		dg = _mm256_and_si256(dg, digits);
+		m = _mm256_blendv_epi8(m, zero, dg);
+		m = _mm256_blendv_epi8(m, sp, space);
+		_mm256_storeu_si256((__m256i *)(void *)(q + l), m);
+		prev = mask >> 31;
+		if (sv != NULL) {
+			ns = seps8(nm, sv, ns, (unsigned)mask & 0xff, l);
+			ns = seps8(nm, sv, ns, (unsigned)(mask >> 8) & 0xff,
+			    l + 8);
+			ns = seps8(nm, sv, ns, (unsigned)(mask >> 16) & 0xff,
+			    l + 16);
+			ns = seps8(nm, sv, ns, (unsigned)(mask >> 24), l + 24);
+		}
+		l += 32;
+	}
+	o->l = l, o->ns = ns;
+	if (collapse)
+		o->sp = (int)prev;
+	return i;
+}
+#endif
+
 void
 pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
     const unsigned char *s, size_t n, int words, struct pskd_buf *seps)
@@ -300,6 +388,10 @@ pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 	}
 	room(&o, out, start, seps, n);
 	while (i < n) {
+#ifdef HAVE_AVX2
+		if (nm->avx2)
+			i = norm_ascii32(nm, &o, s, i, n, collapse);
+#endif
 #ifdef __SSE2__
 		i = norm_ascii16(nm, &o, s, i, n, collapse);
 #endif
