@@ -329,9 +329,9 @@ static size_t
 shingles(const unsigned char *s, size_t len)
 {
 	const uint32_t *sv = (const uint32_t *)(void *)seps.p + 1;
-	size_t nb = 0, i, nh, w = opt.n, cplen, a, b, k, n1 = 0, n2 = 0;
+	size_t nb = 0, i, nh, w = opt.n, a, b, k, n1 = 0, n2 = 0;
 	int words = opt.unit == PSKD_UNIT_WORDS;
-	uint32_t cnt[2][256], cp;
+	uint32_t cnt[2][256];
 	uint64_t *c0, *c1, *c2, x;
 
 	if (len == 0)
@@ -340,12 +340,15 @@ shingles(const unsigned char *s, size_t len)
 		nb = seps.len / 4 - 1;
 	else {
 		need_pos(len + 2);
-		/* The start of every code point and one past the last. */
-		for (i = 0; i < len; i += cplen) {
-			pos[nb++] = i;
-			cplen = pskd_utf8_decode(s + i, len - i, &cp);
-			if (cplen == 0)
-				cplen = 1;
+		/*
+		 * The start of every code point and one past the last: the
+		 * normalised text is well-formed UTF-8 (it is written by
+		 * pskd_norm_text()), so every byte but a continuation byte
+		 * starts one.
+		 */
+		for (i = 0; i < len; i++) {
+			pos[nb] = i;
+			nb += (s[i] & 0xc0) != 0x80;
 		}
 		pos[nb] = len;
 	}
