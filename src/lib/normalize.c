@@ -16,6 +16,8 @@ pskd_norm_init(struct pskd_norm *nm, unsigned flags)
 	unsigned c;
 
 	nm->flags = flags;
+	nm->memo = pskd_xcalloc((size_t)1 << PSKD_NORM_MEMO_BITS,
+	    sizeof(*nm->memo));
 #if defined(__x86_64__) && defined(__GNUC__)
 	nm->avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
 #else
@@ -107,19 +109,54 @@ map_cp(const struct pskd_norm *nm, utf8proc_int32_t cp)
 }
 
 /*
- * One code point of two or more bytes at s[0..n): decomposed, folded and
- * mapped by utf8proc, written through out and seps (which may move).
- * Returns the bytes it took.
+ * Write the normalised bytes of one code point, b[0..len) with ' ' for a
+ * space: a space after a space writes nothing when collapsing.  The caller
+ * made room.
  */
-static size_t
-norm_cp(const struct pskd_norm *nm, struct norm_out *o, struct pskd_buf *out,
-    size_t start, struct pskd_buf *seps, const unsigned char *s, size_t n,
+static inline void
+put_bytes(struct norm_out *o, const unsigned char *b, size_t len,
     int collapse)
 {
+	size_t k;
+
+	for (k = 0; k < len; k++) {
+		if (b[k] != ' ') {
+			o->q[o->l++] = b[k];
+			o->sp = 0;
+			continue;
+		}
+		if (collapse && o->sp)
+			continue;
+		if (collapse && o->sv != NULL)
+			o->sv[o->ns++] = (uint32_t)o->l;
+		o->q[o->l++] = ' ';
+		o->sp = 1;
+	}
+}
+
+/* The memo slot of a code point's UTF-8 bytes (as a little-endian key). */
+static inline struct pskd_norm_memo *
+memo_slot(const struct pskd_norm *nm, uint32_t key)
+{
+	return &nm->memo[(key * 0x9E3779B1u) >> (32 - PSKD_NORM_MEMO_BITS)];
+}
+
+/*
+ * One code point at s[0..n), key its k bytes (0 if none): decoded,
+ * decomposed, folded and mapped by utf8proc, written at o (the caller made
+ * room for 128 bytes), and remembered in the memo when it took k bytes and
+ * is short enough.  Returns the bytes it took.
+ */
+static size_t
+norm_cp(const struct pskd_norm *nm, struct norm_out *o, const unsigned char *s,
+    size_t n, uint32_t key, size_t k, int collapse)
+{
+	struct pskd_norm_memo *e;
 	utf8proc_int32_t d[32];
 	utf8proc_ssize_t nd, j;
-	uint32_t cp, off;
-	size_t len;
+	unsigned char b[32 * 4];
+	uint32_t cp;
+	size_t len, nb = 0;
 	int last = 0, opts = 0;
 
 	if (nm->flags & PSKD_NORM_CASE)
@@ -134,34 +171,53 @@ norm_cp(const struct pskd_norm *nm, struct norm_out *o, struct pskd_buf *out,
 	    (utf8proc_option_t)opts, &last);
 	if (nd < 0 || nd > 32)
 		d[0] = (utf8proc_int32_t)cp, nd = 1;
-	out->len = start + o->l;
-	if (o->sv != NULL)
-		seps->len = 4 * o->ns;
 	for (j = 0; j < nd; j++) {
 		utf8proc_int32_t m = map_cp(nm, d[j]);
 
-		pskd_buf_reserve(out, 4);
-		if (m < 0) {
-			if (collapse && o->sp)
-				continue;
-			if (collapse && o->sv != NULL) {
-				off = (uint32_t)(out->len - start);
-				pskd_buf_add(seps, &off, sizeof(off));
-			}
-			out->p[out->len++] = ' ';
-			o->sp = 1;
-			continue;
-		}
-		out->len += pskd_utf8_encode((uint32_t)m, out->p + out->len);
-		o->sp = 0;
+		/* No code point maps to U+0020, which is a space. */
+		if (m < 0)
+			b[nb++] = ' ';
+		else
+			nb += pskd_utf8_encode((uint32_t)m, b + nb);
 	}
-	o->q = out->p + start;
-	o->l = out->len - start;
-	if (o->sv != NULL) {
-		o->sv = (uint32_t *)(void *)seps->p;
-		o->ns = seps->len / 4;
+	if (key != 0 && len == k && nb <= sizeof(e->out)) {
+		e = memo_slot(nm, key);
+		e->key = key;
+		e->len = (unsigned char)nb;
+		memcpy(e->out, b, nb);
 	}
+	put_bytes(o, b, nb, collapse);
 	return len;
+}
+
+/*
+ * A code point of two or more bytes at s[0..n): from the memo when it is
+ * there (text outside ASCII repeats few code points), else from utf8proc.
+ * The key is the code point's bytes, its length read from the first, so
+ * a hit needs no decoding; a mismatch in length or a malformed sequence
+ * only misses.  Returns the bytes it took.
+ */
+static inline size_t
+norm_multi(const struct pskd_norm *nm, struct norm_out *o,
+    const unsigned char *s, size_t n, int collapse)
+{
+	const struct pskd_norm_memo *e;
+	size_t k = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	uint32_t key = 0;
+
+	if (k <= n) {
+		key = (uint32_t)s[0] | (uint32_t)s[1] << 8;
+		if (k > 2)
+			key |= (uint32_t)s[2] << 16;
+		if (k > 3)
+			key |= (uint32_t)s[3] << 24;
+		e = memo_slot(nm, key);
+		if (e->key == key) {
+			put_bytes(o, e->out, e->len, collapse);
+			return k;
+		}
+	}
+	return norm_cp(nm, o, s, n, key, k, collapse);
 }
 
 /*
@@ -398,8 +454,8 @@ pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 		lim = n - i < 16 ? n : i + 16;
 		i = norm_ascii(nm, &o, s, i, lim, collapse);
 		if (i < n && s[i] >= 0x80) {
-			i += norm_cp(nm, &o, out, start, seps, s + i, n - i,
-			    collapse);
+			room(&o, out, start, seps, n - i + 128);
+			i += norm_multi(nm, &o, s + i, n - i, collapse);
 			room(&o, out, start, seps, n - i);
 		}
 	}
