@@ -130,15 +130,18 @@ string(struct scan *s, struct pskd_buf *out)
 	size_t i = s->i + 1, run;
 	uint32_t cp, lo;
 	int bad;
-	unsigned char enc[4];
 
 	for (;;) {
 		run = i;
 		i = plain_run(p, i, s->n, &bad);
 		if (bad)
 			return fail(s, i, "invalid UTF-8");
-		if (i > run && out != NULL)
-			pskd_buf_add(out, p + run, i - run);
+		if (i > run && out != NULL) {
+			if (out->cap - out->len < i - run)
+				pskd_buf_reserve(out, i - run);
+			memcpy(out->p + out->len, p + run, i - run);
+			out->len += i - run;
+		}
 		if (i >= s->n)
 			return fail(s, s->i, "unterminated string");
 		if (p[i] == '"')
@@ -181,8 +184,16 @@ string(struct scan *s, struct pskd_buf *out)
 		default:
 			return fail(s, i, "invalid escape");
 		}
-		if (out != NULL)
-			pskd_buf_add(out, enc, pskd_utf8_encode(cp, enc));
+		/* Escapes are frequent (newlines, \\u text): no calls for them. */
+		if (out != NULL) {
+			if (out->cap - out->len < 4)
+				pskd_buf_reserve(out, 4);
+			if (cp < 0x80)
+				out->p[out->len++] = (unsigned char)cp;
+			else
+				out->len += pskd_utf8_encode(cp,
+				    out->p + out->len);
+		}
 		i += 2;
 	}
 	s->i = i + 1;
