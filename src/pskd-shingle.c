@@ -356,6 +356,15 @@ shingles(const unsigned char *s, size_t len)
 	need_hv(nh);
 	if (nb < w)
 		w = nb;
+	memset(cnt, 0, sizeof(cnt));
+	k = 0;
+	if (!words && len > UINT32_MAX) {
+		/* Offsets past 32 bits (-c on an enormous text): in order. */
+		for (i = 0; i < nh; i++)
+			KEEP(XXH3_64bits_withSeed(s + pos[i], pos[i + w] - pos[i],
+			    SHINGLE_SEED));
+		return sort_unique(hv, nh, cnt);
+	}
 	need_spans(3 * nh);
 	c0 = spans, c1 = spans + nh, c2 = spans + 2 * nh;
 	for (i = 0; i < nh; i++) {
@@ -370,8 +379,6 @@ shingles(const unsigned char *s, size_t len)
 		n1 += HASH_17TO32 && b - a - 17 < 16;
 		n2 += HASH_33TO64 && b - a - 33 < 32;
 	}
-	memset(cnt, 0, sizeof(cnt));
-	k = 0;
 	for (i = 0; i < nh - n1 - n2; i++)
 		KEEP(XXH3_64bits_withSeed(s + (c0[i] >> 32), (uint32_t)c0[i],
 		    SHINGLE_SEED));
