@@ -331,6 +331,7 @@ shingles(const unsigned char *s, size_t len)
 	const uint32_t *sv = (const uint32_t *)(void *)seps.p + 1;
 	size_t nb = 0, i, nh, w = opt.n, a, b, k, n1 = 0, n2 = 0;
 	int words = opt.unit == PSKD_UNIT_WORDS;
+	int huge = !words && len > UINT32_MAX;
 	uint32_t cnt[2][256];
 	uint64_t *c0, *c1, *c2, x;
 
@@ -356,18 +357,16 @@ shingles(const unsigned char *s, size_t len)
 	need_hv(nh);
 	if (nb < w)
 		w = nb;
-	memset(cnt, 0, sizeof(cnt));
-	k = 0;
-	if (!words && len > UINT32_MAX) {
-		/* Offsets past 32 bits (-c on an enormous text): in order. */
-		for (i = 0; i < nh; i++)
-			KEEP(XXH3_64bits_withSeed(s + pos[i], pos[i + w] - pos[i],
-			    SHINGLE_SEED));
-		return sort_unique(hv, nh, cnt);
+	/*
+	 * The classes hold starts in 32 bits; -c keeps size_t offsets, and
+	 * hashes the n-grams of a text longer than that in order (huge).
+	 */
+	c0 = c1 = c2 = NULL;
+	if (!huge) {
+		need_spans(3 * nh);
+		c0 = spans, c1 = spans + nh, c2 = spans + 2 * nh;
 	}
-	need_spans(3 * nh);
-	c0 = spans, c1 = spans + nh, c2 = spans + 2 * nh;
-	for (i = 0; i < nh; i++) {
+	for (i = 0; i < nh && !huge; i++) {
 		if (words)
 			a = (uint32_t)(sv[i - 1] + 1), b = sv[i + w - 1];
 		else
@@ -379,9 +378,13 @@ shingles(const unsigned char *s, size_t len)
 		n1 += HASH_17TO32 && b - a - 17 < 16;
 		n2 += HASH_33TO64 && b - a - 33 < 32;
 	}
-	for (i = 0; i < nh - n1 - n2; i++)
-		KEEP(XXH3_64bits_withSeed(s + (c0[i] >> 32), (uint32_t)c0[i],
-		    SHINGLE_SEED));
+	memset(cnt, 0, sizeof(cnt));
+	k = 0;
+	for (i = 0; i < nh - n1 - n2; i++) {
+		a = huge ? pos[i] : c0[i] >> 32;
+		b = huge ? pos[i + w] : a + (uint32_t)c0[i];
+		KEEP(XXH3_64bits_withSeed(s + a, b - a, SHINGLE_SEED));
+	}
 	for (i = 0; i < n1; i++)
 		KEEP(hash17to32(s + (c1[i] >> 32), (uint32_t)c1[i]));
 	for (i = 0; i < n2; i++)
