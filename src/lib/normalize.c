@@ -63,15 +63,16 @@ struct norm_out {
 	int		 sp;
 };
 
-/* Room for what the ASCII loops may write from input offset i on. */
+/*
+ * Room for what may be written from the input left bytes before its end:
+ * ASCII writes at most a byte a byte, and whole 16- or 32-byte chunks
+ * only where that many bytes are left; at most one separator per 2 bytes,
+ * stored four at a time.  (A code point outside ASCII asks for 128 more.)
+ */
 static inline void
 room(struct norm_out *o, struct pskd_buf *out, size_t start,
     struct pskd_buf *seps, size_t left)
 {
-	/*
-	 * Whole 16-byte stores; at most one separator per 2 bytes, stored
-	 * four at a time.
-	 */
 	if (out->cap - start - o->l < left + 16) {
 		out->len = start + o->l;
 		pskd_buf_reserve(out, left + 16);
