@@ -39,6 +39,8 @@ static size_t *pos;		/* word or code point boundaries */
 static size_t poscap;
 static uint64_t *hv;
 static size_t hvcap;
+static uint64_t *spans;		/* n-grams (start << 32 | length) by class */
+static size_t spanscap;
 static uint64_t nskipped;
 static char firstbad[512];
 
@@ -143,62 +145,138 @@ sort_u64(uint64_t *a, size_t n)
 	}
 }
 
+/* Drop the repeats of a sorted array; returns how many are left. */
+static size_t
+unique(uint64_t *a, size_t n)
+{
+	size_t i, j;
+	uint64_t last;
+
+	if (n == 0)
+		return 0;
+	for (i = 1, j = 1, last = a[0]; i < n; i++)
+		if (a[i] != last)
+			a[j++] = last = a[i];
+	return j;
+}
+
 /*
- * Sort hashes, which are uniform: a counting pass on the top bits into
- * about 2n buckets leaves each element at most a few places from where it
- * belongs, and an insertion pass finishes.  A skewed input (the insertion
- * pass moving more than 8n elements) goes to the quicksort instead.
+ * Sort the hashes a[0..n) and drop the repeats; returns how many are left.
+ * cnt[0] and cnt[1] count bits 48..55 and 56..63 of the hashes (the
+ * hashing loop keeps them).  Hashes are uniform: two counting passes on
+ * those 16 bits, lower byte first, leave only the few pairs that share
+ * them out of order, and the last pass puts each such hash in its place
+ * as it drops repeats.  That beats one pass on more bits, whose counts
+ * must be cleared and summed for every document, and which leaves more
+ * neighbours out of order, each a mispredicted branch.  A skewed input
+ * (the fix-ups moving more than 8n hashes) goes to the quicksort.
  */
-static void
-sort_hashes(uint64_t *a, size_t n)
+static size_t
+sort_unique(uint64_t *a, size_t n, uint32_t cnt[2][256])
 {
 	static uint64_t *tmp;
-	static uint32_t *count;
 	static size_t cap;
-	size_t i, j, m, moves;
-	unsigned bits = 0;
-	uint64_t t;
-	uint32_t sum;
+	uint32_t s0, s1, x;
+	size_t i, j, k, moves;
+	uint64_t t, last;
 
 	if (n < 64) {
 		sort_u64(a, n);
-		return;
+		return unique(a, n);
 	}
-	while (((size_t)1 << bits) < 2 * n)	/* about 2 buckets each */
-		bits++;
-	m = (size_t)1 << bits;
 	if (n > cap) {
 		cap = n + n / 2;
 		tmp = pskd_xreallocarray(tmp, cap, sizeof(*tmp));
-		count = pskd_xreallocarray(count, 4 * cap + 1, sizeof(*count));
 	}
-	memset(count, 0, (m + 1) * sizeof(*count));
-	for (i = 0; i < n; i++)
-		count[(a[i] >> (64 - bits)) + 1]++;
-	for (i = 1, sum = 0; i <= m; i++) {	/* the sum in a register */
-		sum += count[i];
-		count[i] = sum;
+	for (i = 0, s0 = s1 = 0; i < 256; i++) {
+		x = cnt[0][i], cnt[0][i] = s0, s0 += x;
+		x = cnt[1][i], cnt[1][i] = s1, s1 += x;
 	}
 	for (i = 0; i < n; i++)
-		tmp[count[a[i] >> (64 - bits)]++] = a[i];
-	for (i = 1, moves = 0; i < n; i++) {
-		t = tmp[i];
-		if (tmp[i - 1] <= t)
+		tmp[cnt[0][a[i] >> 48 & 255]++] = a[i];
+	for (i = 0; i < n; i++)
+		a[cnt[1][tmp[i] >> 56]++] = tmp[i];
+	for (i = 1, j = 1, moves = 0, last = a[0]; i < n; i++) {
+		t = a[i];
+		if (t > last) {
+			a[j++] = last = t;
 			continue;
-		j = i;
-		do {
-			tmp[j] = tmp[j - 1];
-			j--;
-		} while (j > 0 && tmp[j - 1] > t);
-		tmp[j] = t;
-		moves += i - j;
-		if (moves > 8 * n) {
-			sort_u64(tmp, n);
-			break;
 		}
+		if (t == last)
+			continue;
+		/* Its place among the j sorted ones, unless it is there. */
+		for (k = j - 1; k > 0 && a[k - 1] > t; k--)
+			;
+		if (k > 0 && a[k - 1] == t)
+			continue;
+		moves += j - k;
+		if (moves > 8 * n) {
+			memmove(a + j, a + i, (n - i) * sizeof(*a));
+			sort_u64(a, j + n - i);
+			return unique(a, j + n - i);
+		}
+		memmove(a + k + 1, a + k, (j - k) * sizeof(*a));
+		a[k] = t;
+		j++;
 	}
-	memcpy(a, tmp, n * sizeof(*a));
+	return j;
 }
+
+#ifdef __SIZEOF_INT128__
+/*
+ * XXH3-64 with the seed 0, as XXH3_64bits_withSeed() computes it, for the
+ * 17..32- and 33..64-byte n-grams that most word 5-grams are: the same
+ * arithmetic as the library's 17..128-byte path, with the first 64 bytes
+ * of its default secret as constants, and without its length branches,
+ * which mispredict on n-grams of random length.  tests/t/shingle-hash
+ * checks every length against the xxhash module.
+ */
+static const uint64_t ksecret[8] = {
+	0xbe4ba423396cfeb8ULL, 0x1cad21f72c81017cULL, 0xdb979083e96dd4deULL,
+	0x1f67b3b7a4a44072ULL, 0x78e5c0cc4ee679cbULL, 0x2172ffcc7dd05a82ULL,
+	0x8e2443f7744608b8ULL, 0x4c263a81e69035e0ULL
+};
+#define PRIME64_1	0x9E3779B185EBCA87ULL
+
+static inline uint64_t
+mix16(const unsigned char *p, unsigned k)
+{
+	__uint128_t m = (__uint128_t)(pskd_get_le64(p) ^ ksecret[k]) *
+	    (pskd_get_le64(p + 8) ^ ksecret[k + 1]);
+
+	return (uint64_t)m ^ (uint64_t)(m >> 64);
+}
+
+static inline uint64_t
+avalanche(uint64_t h)
+{
+	h ^= h >> 37;
+	h *= 0x165667919E3779F9ULL;
+	return h ^ h >> 32;
+}
+
+static inline uint64_t
+hash17to32(const unsigned char *p, size_t len)
+{
+	return avalanche(len * PRIME64_1 + mix16(p, 0) +
+	    mix16(p + len - 16, 2));
+}
+
+static inline uint64_t
+hash33to64(const unsigned char *p, size_t len)
+{
+	return avalanche(len * PRIME64_1 + mix16(p, 0) +
+	    mix16(p + len - 16, 2) + mix16(p + 16, 4) + mix16(p + len - 32, 6));
+}
+#define HASH_17TO32	1
+#define HASH_33TO64	1
+#else
+/* Without 128-bit products, the library for all lengths. */
+#define HASH_17TO32	0
+#define HASH_33TO64	0
+#define hash17to32(p, len)	XXH3_64bits_withSeed((p), (len), SHINGLE_SEED)
+#define hash33to64(p, len)	XXH3_64bits_withSeed((p), (len), SHINGLE_SEED)
+#endif
 
 static void
 need_pos(size_t n)
@@ -206,6 +284,15 @@ need_pos(size_t n)
 	if (n > poscap) {
 		poscap = n + n / 2 + 64;
 		pos = pskd_xreallocarray(pos, poscap, sizeof(*pos));
+	}
+}
+
+static void
+need_spans(size_t n)
+{
+	if (n > spanscap) {
+		spanscap = n + n / 2;
+		spans = pskd_xreallocarray(spans, spanscap, sizeof(*spans));
 	}
 }
 
@@ -218,60 +305,91 @@ need_hv(size_t n)
 	}
 }
 
-/* Hash the n-grams of the normalised text; returns the number of values. */
+/* Keep a hash, counting its top two bytes for the sort. */
+#define KEEP(h) do {							\
+	uint64_t h_ = (h);						\
+									\
+	hv[k++] = h_;							\
+	cnt[0][h_ >> 48 & 255]++;					\
+	cnt[1][h_ >> 56]++;						\
+} while (0)
+
+/*
+ * Hash the n-grams of the normalised text s[0..len); returns the number of
+ * values.  For words, seps holds the offsets of the spaces between them
+ * between two sentinels, -1 and len: word k starts one past sv[k - 1] and
+ * ends at sv[k], and n-grams are hashed straight from them.  The n-grams,
+ * as start << 32 | length, are first dealt into three length classes (a
+ * store into each, the right count moving; no branch), so that each class
+ * is hashed by a loop without length branches.  The order of hv does not
+ * matter, it is sorted; the top bytes are counted for that while the
+ * hash waits on its multiplies.
+ */
 static size_t
 shingles(const unsigned char *s, size_t len)
 {
-	const uint32_t *sv = (const uint32_t *)(void *)seps.p;
-	size_t nb = 0, i, nh, w = opt.n, cplen, ns = seps.len / 4;
+	const uint32_t *sv = (const uint32_t *)(void *)seps.p + 1;
+	size_t nb = 0, i, nh, w = opt.n, a, b, k, n1 = 0, n2 = 0;
 	int words = opt.unit == PSKD_UNIT_WORDS;
-	uint64_t last;
-	uint32_t cp;
+	int huge = !words && len > UINT32_MAX;
+	uint32_t cnt[2][256];
+	uint64_t *c0, *c1, *c2, x;
 
 	if (len == 0)
 		return 0;
-	if (words) {
-		/*
-		 * The spaces between words, as normalisation wrote them: word
-		 * k starts one past space k - 1 and ends at space k (or at the
-		 * end); n-grams are hashed straight from them.
-		 */
-		nb = ns + 1;
-		nh = nb >= w ? nb - w + 1 : 1;
-		need_hv(nh);
-		if (nb < w)
-			w = nb;
-	} else {
+	if (words)
+		nb = seps.len / 4 - 1;
+	else {
 		need_pos(len + 2);
-		/* The start of every code point and one past the last. */
-		for (i = 0; i < len; i += cplen) {
-			pos[nb++] = i;
-			cplen = pskd_utf8_decode(s + i, len - i, &cp);
-			if (cplen == 0)
-				cplen = 1;
+		/*
+		 * The start of every code point and one past the last: the
+		 * normalised text is well-formed UTF-8 (it is written by
+		 * pskd_norm_text()), so every byte but a continuation byte
+		 * starts one.
+		 */
+		for (i = 0; i < len; i++) {
+			pos[nb] = i;
+			nb += (s[i] & 0xc0) != 0x80;
 		}
 		pos[nb] = len;
-		nh = nb >= w ? nb - w + 1 : 1;
-		need_hv(nh);
-		if (nb < w)
-			w = nb;
 	}
-	/* One call of the hash, so that it is inlined. */
-	for (i = 0; i < nh; i++) {
-		size_t a, b;
-
-		if (words) {
-			a = i == 0 ? 0 : (size_t)sv[i - 1] + 1;
-			b = i + w - 1 < ns ? (size_t)sv[i + w - 1] : len;
-		} else
+	nh = nb >= w ? nb - w + 1 : 1;
+	need_hv(nh);
+	if (nb < w)
+		w = nb;
+	/*
+	 * The classes hold starts in 32 bits; -c keeps size_t offsets, and
+	 * hashes the n-grams of a text longer than that in order (huge).
+	 */
+	c0 = c1 = c2 = NULL;
+	if (!huge) {
+		need_spans(3 * nh);
+		c0 = spans, c1 = spans + nh, c2 = spans + 2 * nh;
+	}
+	for (i = 0; i < nh && !huge; i++) {
+		if (words)
+			a = (uint32_t)(sv[i - 1] + 1), b = sv[i + w - 1];
+		else
 			a = pos[i], b = pos[i + w];
-		hv[i] = XXH3_64bits_withSeed(s + a, b - a, SHINGLE_SEED);
+		x = (uint64_t)a << 32 | (b - a);
+		c0[i - n1 - n2] = x;
+		c1[n1] = x;
+		c2[n2] = x;
+		n1 += HASH_17TO32 && b - a - 17 < 16;
+		n2 += HASH_33TO64 && b - a - 33 < 32;
 	}
-	sort_hashes(hv, nh);
-	for (i = 1, nb = 1, last = hv[0]; i < nh; i++)
-		if (hv[i] != last)
-			hv[nb++] = last = hv[i];
-	return nb;
+	memset(cnt, 0, sizeof(cnt));
+	k = 0;
+	for (i = 0; i < nh - n1 - n2; i++) {
+		a = huge ? pos[i] : c0[i] >> 32;
+		b = huge ? pos[i + w] : a + (uint32_t)c0[i];
+		KEEP(XXH3_64bits_withSeed(s + a, b - a, SHINGLE_SEED));
+	}
+	for (i = 0; i < n1; i++)
+		KEEP(hash17to32(s + (c1[i] >> 32), (uint32_t)c1[i]));
+	for (i = 0; i < n2; i++)
+		KEEP(hash33to64(s + (c2[i] >> 32), (uint32_t)c2[i]));
+	return sort_unique(hv, nh, cnt);
 }
 
 static int
@@ -353,6 +471,7 @@ shingle_file(const char *path)
 	struct pskd_reader r;
 	const unsigned char *line;
 	size_t len, nh;
+	uint32_t minus1 = UINT32_MAX, end;
 	int rc;
 
 	if (pskd_reader_open(&r, path) == -1)
@@ -360,11 +479,15 @@ shingle_file(const char *path)
 	while ((rc = pskd_reader_line(&r, &line, &len)) == 1) {
 		if (document(r.name, r.lineno, line, len) == -1)
 			continue;
+		/* The spaces between words between the sentinels -1 and len. */
 		ntext.len = 0;
 		seps.len = 0;
+		pskd_buf_add(&seps, &minus1, sizeof(minus1));
 		pskd_norm_text(&nm, &ntext, textp, textlen,
 		    opt.unit == PSKD_UNIT_WORDS, opt.unit == PSKD_UNIT_WORDS ?
 		    &seps : NULL);
+		end = (uint32_t)ntext.len;
+		pskd_buf_add(&seps, &end, sizeof(end));
 		nh = shingles(ntext.p, ntext.len);
 		if (nh > UINT32_MAX)
 			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: too many shingles",

@@ -4,6 +4,9 @@
  */
 #include <stdio.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "pskd.h"
 
@@ -58,6 +61,64 @@ hex4(struct scan *s, size_t at, uint32_t *v)
 	return 0;
 }
 
+#ifdef __SSE2__
+/*
+ * Skip sixteen bytes at a time while none is '"', '\\', a control
+ * character or >= 0x80 (negative: one signed compare takes both); stop on
+ * the first such byte, or short of the end.
+ */
+static inline size_t
+skip_plain16(const unsigned char *p, size_t i, size_t n)
+{
+	const __m128i quote = _mm_set1_epi8('"'), bsl = _mm_set1_epi8('\\');
+	const __m128i ctl = _mm_set1_epi8(0x20);
+	unsigned mask;
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)
+		    (p + i));
+
+		mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+		    _mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bsl)),
+		    _mm_cmplt_epi8(v, ctl)));
+		if (mask != 0)
+			return i + (size_t)__builtin_ctz(mask);
+	}
+	return i;
+}
+#endif
+
+/*
+ * The end of the run of string bytes from p[i] that need no escape
+ * handling: it stops at '"', '\\', a control character, the end, or (with
+ * *bad set) the first byte that is not well-formed UTF-8.  Other bytes
+ * >= 0x80 are checked where they are, so the run is read once.
+ */
+static size_t
+plain_run(const unsigned char *p, size_t i, size_t n, int *bad)
+{
+	uint32_t cp;
+	size_t k;
+
+	*bad = 0;
+	for (;;) {
+#ifdef __SSE2__
+		i = skip_plain16(p, i, n);
+#endif
+		while (i < n && p[i] != '"' && p[i] != '\\' && p[i] >= 0x20 &&
+		    p[i] < 0x80)
+			i++;
+		if (i >= n || p[i] < 0x80)
+			return i;
+		k = pskd_utf8_decode(p + i, n - i, &cp);
+		if (k == 0) {
+			*bad = 1;
+			return i;
+		}
+		i += k;
+	}
+}
+
 /*
  * A string at s->i (on the opening quote).  With out != NULL, its unescaped
  * UTF-8 is appended there.
@@ -66,20 +127,20 @@ static int
 string(struct scan *s, struct pskd_buf *out)
 {
 	const unsigned char *p = s->p;
-	size_t i = s->i + 1, run, bad;
+	size_t i = s->i + 1, run;
 	uint32_t cp, lo;
-	unsigned char enc[4];
+	int bad;
 
 	for (;;) {
 		run = i;
-		while (i < s->n && p[i] != '"' && p[i] != '\\' && p[i] >= 0x20)
-			i++;
-		if (i > run) {
-			bad = pskd_utf8_check(p + run, i - run);
-			if (bad != i - run)
-				return fail(s, run + bad, "invalid UTF-8");
-			if (out != NULL)
-				pskd_buf_add(out, p + run, i - run);
+		i = plain_run(p, i, s->n, &bad);
+		if (bad)
+			return fail(s, i, "invalid UTF-8");
+		if (i > run && out != NULL) {
+			if (out->cap - out->len < i - run)
+				pskd_buf_reserve(out, i - run);
+			memcpy(out->p + out->len, p + run, i - run);
+			out->len += i - run;
 		}
 		if (i >= s->n)
 			return fail(s, s->i, "unterminated string");
@@ -123,8 +184,16 @@ string(struct scan *s, struct pskd_buf *out)
 		default:
 			return fail(s, i, "invalid escape");
 		}
-		if (out != NULL)
-			pskd_buf_add(out, enc, pskd_utf8_encode(cp, enc));
+		/* Escapes are frequent (newlines, \\u text): no calls for them. */
+		if (out != NULL) {
+			if (out->cap - out->len < 4)
+				pskd_buf_reserve(out, 4);
+			if (cp < 0x80)
+				out->p[out->len++] = (unsigned char)cp;
+			else
+				out->len += pskd_utf8_encode(cp,
+				    out->p + out->len);
+		}
 		i += 2;
 	}
 	s->i = i + 1;

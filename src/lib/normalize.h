@@ -10,10 +10,29 @@
 
 #include "pskd.h"
 
+/*
+ * The normalised bytes of a code point of 2 to 4 bytes (' ' for a space),
+ * key its bytes little-endian; 0 is an empty slot.
+ */
+struct pskd_norm_memo {
+	uint32_t	key;
+	unsigned char	len;
+	unsigned char	out[11];
+};
+#define PSKD_NORM_MEMO_BITS	12
+
 struct pskd_norm {
 	unsigned	flags;		/* PSKD_NORM_* */
+	int		avx2;		/* the processor has AVX2 */
 	unsigned char	ascii[128];	/* the map of ASCII bytes */
 	uint16_t	word[128];	/* the byte (' ' for a space), 0x100 if not */
+	uint32_t	spos[256];	/* the first 4 set bits of a byte, 1 a byte */
+	unsigned char	scount[256];	/* how many of them */
+	/*
+	 * A cache of utf8proc's answers, filled as text comes: it only
+	 * saves work, so pskd_norm_text() fills it through a const nm.
+	 */
+	struct pskd_norm_memo *memo;
 };
 
 void	pskd_norm_init(struct pskd_norm *nm, unsigned flags);
