@@ -30,17 +30,20 @@ struct cache_entry {
 	uint32_t	 ids[CACHE_IDS];
 };
 
-/* Longer pieces, by their bytes. */
+/*
+ * Longer pieces, tokens or not, by their XXH3: a record of the piece's
+ * bytes and then its ids.  Up to 236 bytes, so the lines of 70 dashes or
+ * stars that man pages draw are merged once, not each time.
+ */
 #define LONG_BITS	13
-#define LONG_KEY	64
-#define LONG_IDS	16
+#define LONG_REC	240
 
 struct long_entry {
 	uint64_t	 h;
-	uint32_t	 len;		/* 0: empty */
-	uint32_t	 nids;
-	unsigned char	 key[LONG_KEY];
-	uint32_t	 ids[LONG_IDS];
+	uint16_t	 len;		/* 0: empty */
+	uint16_t	 nids;
+	uint32_t	 unused;
+	unsigned char	 rec[LONG_REC];
 };
 
 /* Short pieces that are not tokens: merged once, remembered longer. */
@@ -155,6 +158,30 @@ byte_token(const struct pskd_ranks *r, unsigned char c)
 }
 
 /*
+ * Every merge looks up the join of two parts, and the next merge depends
+ * on it: a chain of misses in a table of megabytes.  Any join is a
+ * substring of the piece, so the slots of all its short substrings (3 to
+ * PSKD_RANK_SHORT bytes but the whole piece, not a token) are prefetched
+ * first: the misses then overlap instead of queueing one after another.
+ */
+#define PREFETCH_MAX	16	/* pieces up to this long */
+
+static void
+prefetch_joins(const struct pskd_ranks *r, const unsigned char *p, size_t n)
+{
+	uint64_t k0;
+	uint32_t k1;
+	size_t i, l;
+
+	for (l = 3; l < n && l <= PSKD_RANK_SHORT; l++)
+		for (i = 0; i + l <= n; i++) {
+			pskd_ranks_key(p + i, l, &k0, &k1);
+			__builtin_prefetch(&r->slot[pskd_ranks_keyhash(k0, k1) &
+			    r->mask]);
+		}
+}
+
+/*
  * tiktoken's loop: part i starts at pos[i] and is the token id[i]; rk[i]
  * ranks parts i and i+1 joined (the id of that token, if it is one).
  */
@@ -165,6 +192,8 @@ merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	uint32_t *pos = e->a, *rk = e->b, *id = e->c, best;
 	size_t m, i, k;
 
+	if (n <= PREFETCH_MAX)
+		prefetch_joins(e->ranks, p, n);
 	for (i = 0; i < n; i++) {
 		pos[i] = (uint32_t)i;
 		id[i] = e->byte[p[i]];
@@ -317,30 +346,47 @@ merge(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
 	return merge_heap(e, p, n, out);
 }
 
-/* A piece too long for the inline key, not a token: merge or recall. */
+/*
+ * A piece too long for the inline key: recall it, else look it up (with
+ * the same hash) or merge it, and remember it.
+ */
+/*
+ * A piece too long for the inline key: recall it, else look it up (with
+ * the same hash) or merge it, and remember it.
+ */
 static size_t
-merge_long(struct pskd_bpe *e, const unsigned char *p, size_t n,
+piece_long(struct pskd_bpe *e, const unsigned char *p, size_t n,
     uint32_t *out)
 {
 	struct long_entry *c;
 	uint64_t h;
+	uint32_t k;
 	size_t m;
 
-	if (n > LONG_KEY)
+	if (n + sizeof(*out) > LONG_REC) {
+		if ((k = pskd_ranks_find(e->ranks, p, n)) != PSKD_RANK_NONE) {
+			out[0] = k;
+			return 1;
+		}
 		return merge(e, p, n, out);
+	}
 	h = XXH3_64bits(p, n);
 	c = &e->cache->l[h >> (64 - LONG_BITS)];
-	if (c->h == h && c->len == n && memcmp(c->key, p, n) == 0) {
-		memcpy(out, c->ids, c->nids * sizeof(*out));
+	if (c->h == h && c->len == n && memcmp(c->rec, p, n) == 0) {
+		memcpy(out, c->rec + n, c->nids * sizeof(*out));
 		return c->nids;
 	}
-	m = merge(e, p, n, out);
-	if (m <= LONG_IDS) {
+	if ((k = pskd_ranks_find_long(e->ranks, p, n, h)) != PSKD_RANK_NONE) {
+		out[0] = k;
+		m = 1;
+	} else
+		m = merge(e, p, n, out);
+	if (n + m * sizeof(*out) <= LONG_REC) {
 		c->h = h;
-		c->len = (uint32_t)n;
-		c->nids = (uint32_t)m;
-		memcpy(c->key, p, n);
-		memcpy(c->ids, out, m * sizeof(*out));
+		c->len = (uint16_t)n;
+		c->nids = (uint16_t)m;
+		memcpy(c->rec, p, n);
+		memcpy(c->rec + n, out, m * sizeof(*out));
 	}
 	return m;
 }
@@ -390,19 +436,6 @@ piece_short(struct pskd_bpe *e, const unsigned char *p, size_t n,
 		memcpy(c->ids, out, m * sizeof(*out));
 	}
 	return m;
-}
-
-static size_t
-piece_long(struct pskd_bpe *e, const unsigned char *p, size_t n,
-    uint32_t *out)
-{
-	uint32_t k;
-
-	if ((k = pskd_ranks_find(e->ranks, p, n)) != PSKD_RANK_NONE) {
-		out[0] = k;
-		return 1;
-	}
-	return merge_long(e, p, n, out);
 }
 
 size_t

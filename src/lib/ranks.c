@@ -310,21 +310,34 @@ pskd_huge_free(void *p, size_t n)
 uint32_t
 pskd_ranks_find(const struct pskd_ranks *r, const void *p, size_t n)
 {
-	const struct pskd_rslot *s;
 	uint64_t k0, h;
 	uint32_t k1;
-	size_t i;
 
 	if (n == 0 || n > r->maxlen)
 		return PSKD_RANK_NONE;
 	h = key_of(p, n, &k0, &k1);
 	if (n <= PSKD_RANK_SHORT)
 		return pskd_ranks_find_key(r, k0, k1, h);
+	return pskd_ranks_find_long(r, p, n, k0);
+}
+
+uint32_t
+pskd_ranks_find_long(const struct pskd_ranks *r, const void *p, size_t n,
+    uint64_t xxh)
+{
+	const struct pskd_rslot *s;
+	uint64_t h;
+	uint32_t k1 = 0xffu << 24;
+	size_t i;
+
+	if (n > r->maxlen)
+		return PSKD_RANK_NONE;
+	h = pskd_ranks_keyhash(xxh, k1);
 	for (i = h & r->mask;; i = (i + 1) & r->mask) {
 		s = &r->slot[i];
 		if (s->k1 == 0)
 			return PSKD_RANK_NONE;
-		if (s->k0 == k0 && s->k1 == k1 && r->len[s->rank] == n &&
+		if (s->k0 == xxh && s->k1 == k1 && r->len[s->rank] == n &&
 		    memcmp(r->bytes + r->off[s->rank], p, n) == 0)
 			return s->rank;
 	}
