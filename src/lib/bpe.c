@@ -182,52 +182,49 @@ prefetch_joins(const struct pskd_ranks *r, const unsigned char *p, size_t n)
 }
 
 /*
- * tiktoken's loop: part i starts at pos[i] and is the token id[i]; rk[i]
- * ranks parts i and i+1 joined (the id of that token, if it is one).
+ * tiktoken's loop, without its moves: parts are a list over byte
+ * positions, nx[i] the start of the part after the one at i (n at the
+ * end), id[i] its token, rk[i] the rank of it joined to the next.  A scan
+ * of the list finds the lowest rank, the leftmost of equal ones.
  */
 static size_t
 merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
     uint32_t *out)
 {
-	uint32_t *pos = e->a, *rk = e->b, *id = e->c, best;
-	size_t m, i, k;
+	uint32_t *nx = e->a, *rk = e->b, *id = e->c, best, i, j, k, q, kq;
+	size_t m = 0;
 
 	if (n <= PREFETCH_MAX)
 		prefetch_joins(e->ranks, p, n);
 	for (i = 0; i < n; i++) {
-		pos[i] = (uint32_t)i;
+		nx[i] = i + 1;
 		id[i] = e->byte[p[i]];
 		if (id[i] == PSKD_RANK_NONE)
 			id[i] = byte_token(e->ranks, p[i]);
+		rk[i] = i + 1 < n ? e->pair[p[i] << 8 | p[i + 1]] :
+		    PSKD_RANK_NONE;
 	}
-	pos[n] = (uint32_t)n;
-	m = n;				/* parts */
-	for (i = 0; i + 1 < m; i++)
-		rk[i] = e->pair[p[i] << 8 | p[i + 1]];
-	rk[m - 1] = PSKD_RANK_NONE;
 	for (;;) {
 		best = PSKD_RANK_NONE;
-		k = 0;
-		for (i = 0; i + 1 < m; i++)
+		k = kq = 0;
+		for (q = i = 0; i < n; q = i, i = nx[i])
 			if (rk[i] < best) {
 				best = rk[i];
 				k = i;
+				kq = q;
 			}
 		if (best == PSKD_RANK_NONE)
 			break;
-		/* Merge parts k and k+1 into the token best. */
-		memmove(pos + k + 1, pos + k + 2, (m - k - 1) * sizeof(*pos));
-		memmove(rk + k + 1, rk + k + 2, (m - k - 2) * sizeof(*rk));
-		memmove(id + k + 1, id + k + 2, (m - k - 2) * sizeof(*id));
-		m--;
+		/* Parts k and the next become the token best. */
+		j = nx[k] = nx[nx[k]];
 		id[k] = best;
-		rk[k] = k + 1 < m ? rank_of(e->ranks, p + pos[k],
-		    pos[k + 2] - pos[k]) : PSKD_RANK_NONE;
+		rk[k] = j < n ? rank_of(e->ranks, p + k, nx[j] - k) :
+		    PSKD_RANK_NONE;
 		if (k > 0)
-			rk[k - 1] = rank_of(e->ranks, p + pos[k - 1],
-			    pos[k + 1] - pos[k - 1]);
+			rk[kq] = rank_of(e->ranks, p + kq, j - kq);
 	}
-	memcpy(out, id, m * sizeof(*out));
+	for (i = 0; i < n; i = nx[i])
+		out[m++] = id[i];
 	return m;
 }
 
