@@ -19,7 +19,7 @@
 #include "bpe.h"
 
 #define SMALL		64	/* pieces up to this long: the plain scan */
-#define CACHE_BITS	14	/* 16384 entries of 32 bytes: fits in L2 */
+#define CACHE_BITS	15	/* 32768 entries of 32 bytes: half of L2 */
 #define CACHE_IDS	4	/* most ids of a piece cached */
 
 /* A piece of up to PSKD_RANK_SHORT bytes, by its inline key, and its ids. */
