@@ -388,7 +388,10 @@ piece_long(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	return m;
 }
 
-/* A short piece by its inline key: the cache, the ranks, or a merge. */
+/*
+ * A short piece by its inline key: the cache, the ranks, or a merge.  out
+ * has room for n + CACHE_IDS ids (a hit copies all CACHE_IDS).
+ */
 static inline size_t
 piece_short(struct pskd_bpe *e, const unsigned char *p, size_t n,
     uint64_t k0, uint32_t k1, uint64_t h, uint32_t *out)
@@ -399,10 +402,8 @@ piece_short(struct pskd_bpe *e, const unsigned char *p, size_t n,
 
 	c = &e->cache->e[h >> (64 - CACHE_BITS)];
 	if (c->k0 == k0 && c->k1 == k1) {
-		out[0] = c->ids[0];
-		if (c->nids > 1)
-			memcpy(out + 1, c->ids + 1,
-			    (c->nids - 1) * sizeof(*out));
+		/* All CACHE_IDS, one move, no branch: out has the room. */
+		memcpy(out, c->ids, sizeof(c->ids));
 		return c->nids;
 	}
 	if ((k = pskd_ranks_find_key(e->ranks, k0, k1, h)) != PSKD_RANK_NONE) {
@@ -439,13 +440,32 @@ size_t
 pskd_bpe_piece(struct pskd_bpe *e, const unsigned char *p, size_t n,
     uint32_t *out)
 {
+	uint32_t tmp[PSKD_RANK_SHORT + CACHE_IDS];	/* piece_short's room */
 	uint64_t k0;
 	uint32_t k1;
+	size_t m;
 
 	if (n > PSKD_RANK_SHORT)
 		return piece_long(e, p, n, out);
 	pskd_ranks_key(p, n, &k0, &k1);
-	return piece_short(e, p, n, k0, k1, pskd_ranks_keyhash(k0, k1), out);
+	m = piece_short(e, p, n, k0, k1, pskd_ranks_keyhash(k0, k1), tmp);
+	memcpy(out, tmp, m * sizeof(*out));
+	return m;
+}
+
+/*
+ * pskd_ranks_key without its branches on the length (which the lengths
+ * of text's pieces mispredict), for a piece with 16 bytes readable at p:
+ * the key is the piece's bytes zero-extended, its length on top.
+ */
+static inline void
+key16(const unsigned char *p, size_t n, uint64_t *k0, uint32_t *k1)
+{
+	uint64_t lo = pskd_load64(p), hi = pskd_load64(p + 8);
+	size_t nlo = n < 8 ? n : 8, nhi = n - nlo;
+
+	*k0 = lo & (~0ULL >> (64 - 8 * nlo));
+	*k1 = (uint32_t)(hi & ((1ULL << (8 * nhi)) - 1)) | (uint32_t)n << 24;
 }
 
 /*
@@ -470,8 +490,12 @@ pskd_bpe_encode(struct pskd_bpe *e, const unsigned char *text, size_t len,
 			pos = pskd_pretok_next(e->pattern, text, len, pos);
 			n = pos - at[nb];
 			if (n <= PSKD_RANK_SHORT) {
-				pskd_ranks_key(text + at[nb], n, &k0[nb],
-				    &k1[nb]);
+				if (at[nb] + 16 <= len)
+					key16(text + at[nb], n, &k0[nb],
+					    &k1[nb]);
+				else
+					pskd_ranks_key(text + at[nb], n,
+					    &k0[nb], &k1[nb]);
 				h[nb] = pskd_ranks_keyhash(k0[nb], k1[nb]);
 				__builtin_prefetch(&e->cache->e[h[nb] >>
 				    (64 - CACHE_BITS)]);
@@ -480,7 +504,7 @@ pskd_bpe_encode(struct pskd_bpe *e, const unsigned char *text, size_t len,
 			}
 			at[++nb] = pos;
 		}
-		pskd_ids_reserve(out, pos - start);
+		pskd_ids_reserve(out, pos - start + CACHE_IDS);
 		for (i = 0; i < nb; i++) {
 			n = at[i + 1] - at[i];
 			if (n <= PSKD_RANK_SHORT)
