@@ -408,11 +408,13 @@ next_o200k(const unsigned char *t, size_t len, size_t pos)
 	unsigned c, c2;
 
 	c = cls(t, len, pos, &n);
-	if (!(c & C_N) && (k = letters_o200k(t, len, pos, c, n)) != 0)
-		return k;
 	if (c & C_N)
 		return digits3(t, len, pos);
+	/* The letter alternatives need a letter or mark first or second. */
 	c2 = cls_at(t, len, pos + n, &n2);
+	if (((c | c2) & (C_U | C_W)) &&
+	    (k = letters_o200k(t, len, pos, c, n)) != 0)
+		return k;
 	if ((c & C_SP) && n2 != 0 && !(c2 & (C_S | C_L | C_N)))
 		return run_bytes(t, len, run_other(t, len, pos + n), 1);
 	if (!(c & C_S))
