@@ -365,13 +365,16 @@ eot_id(void)
 
 /* ---- encoding ------------------------------------------------------- */
 
-static void
-flush_ids(void)
+/* The ids as the stream's bytes: converted into outbuf, or as they are. */
+static const void *
+id_bytes(void)
 {
 	size_t i;
 
-	if (ids.n == 0)
-		return;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (width == sizeof(*ids.v))
+		return ids.v;
+#endif
 	outbuf = pskd_xreallocarray(outbuf, ids.cap, width);
 	switch (width) {
 	case 1:
@@ -387,7 +390,15 @@ flush_ids(void)
 			pskd_put_le32(outbuf + 4 * i, ids.v[i]);
 		break;
 	}
-	pskd_sink_samples(&sink, outbuf, ids.n * width, ids.n);
+	return outbuf;
+}
+
+static void
+flush_ids(void)
+{
+	if (ids.n == 0)
+		return;
+	pskd_sink_samples(&sink, id_bytes(), ids.n * width, ids.n);
 	ids.n = 0;
 	if (sink.w.error) {
 		errno = sink.w.error;
