@@ -392,7 +392,7 @@ piece_long(struct pskd_bpe *e, const unsigned char *p, size_t n,
  * A short piece by its inline key: the cache, the ranks, or a merge.  out
  * has room for n + CACHE_IDS ids (a hit copies all CACHE_IDS).
  */
-static inline size_t
+static size_t
 piece_short(struct pskd_bpe *e, const unsigned char *p, size_t n,
     uint64_t k0, uint32_t k1, uint64_t h, uint32_t *out)
 {
@@ -482,6 +482,7 @@ pskd_bpe_encode(struct pskd_bpe *e, const unsigned char *text, size_t len,
 	size_t pos = 0, start, at[BATCH + 1], nb, i, n;
 	uint64_t k0[BATCH], h[BATCH];
 	uint32_t k1[BATCH];
+	const struct cache_entry *c;
 
 	while (pos < len) {
 		start = pos;
@@ -507,10 +508,18 @@ pskd_bpe_encode(struct pskd_bpe *e, const unsigned char *text, size_t len,
 		pskd_ids_reserve(out, pos - start + CACHE_IDS);
 		for (i = 0; i < nb; i++) {
 			n = at[i + 1] - at[i];
-			if (n <= PSKD_RANK_SHORT)
-				out->n += piece_short(e, text + at[i], n, k0[i],
-				    k1[i], h[i], out->v + out->n);
-			else
+			if (n <= PSKD_RANK_SHORT) {
+				c = &e->cache->e[h[i] >> (64 - CACHE_BITS)];
+				if (c->k0 == k0[i] && c->k1 == k1[i]) {
+					/* The usual case, inline: a hit. */
+					memcpy(out->v + out->n, c->ids,
+					    sizeof(c->ids));
+					out->n += c->nids;
+				} else
+					out->n += piece_short(e, text + at[i],
+					    n, k0[i], k1[i], h[i],
+					    out->v + out->n);
+			} else
 				out->n += piece_long(e, text + at[i], n,
 				    out->v + out->n);
 		}
