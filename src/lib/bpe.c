@@ -3,11 +3,12 @@
  *
  * tiktoken merges a piece by scanning all its parts for the lowest pair
  * rank after every merge (quadratic in the piece's length).  Short pieces
- * do the same here; long ones (a megabyte without a space) keep the pairs
- * in a min-heap keyed by (rank, position) in a linked list of parts, which
- * merges in the same order: always the lowest rank, the leftmost of equal
- * ranks.  Pieces that are not a token themselves are remembered in a small
- * direct-mapped cache, since most of them come back.
+ * do the same here (over a list of parts, without tiktoken's moves); long
+ * ones (a megabyte without a space) keep the pairs in a min-heap keyed by
+ * (rank, position) in a linked list of parts, which merges in the same
+ * order: always the lowest rank, the leftmost of equal ranks.  Pieces are
+ * remembered in direct-mapped caches (short ones by their inline key,
+ * longer ones by XXH3), since most of them come back.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 #include "bpe.h"
 
 #define SMALL		64	/* pieces up to this long: the plain scan */
-#define CACHE_BITS	15	/* 32768 entries of 32 bytes: half of L2 */
+#define CACHE_BITS	15	/* 32768 entries of 32 bytes: 1 MiB */
 #define CACHE_IDS	4	/* most ids of a piece cached */
 
 /* A piece of up to PSKD_RANK_SHORT bytes, by its inline key, and its ids. */
