@@ -3,11 +3,12 @@
  *
  * tiktoken merges a piece by scanning all its parts for the lowest pair
  * rank after every merge (quadratic in the piece's length).  Short pieces
- * do the same here; long ones (a megabyte without a space) keep the pairs
- * in a min-heap keyed by (rank, position) in a linked list of parts, which
- * merges in the same order: always the lowest rank, the leftmost of equal
- * ranks.  Pieces that are not a token themselves are remembered in a small
- * direct-mapped cache, since most of them come back.
+ * do the same here (over a list of parts, without tiktoken's moves); long
+ * ones (a megabyte without a space) keep the pairs in a min-heap keyed by
+ * (rank, position) in a linked list of parts, which merges in the same
+ * order: always the lowest rank, the leftmost of equal ranks.  Pieces are
+ * remembered in direct-mapped caches (short ones by their inline key,
+ * longer ones by XXH3), since most of them come back.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 #include "bpe.h"
 
 #define SMALL		64	/* pieces up to this long: the plain scan */
-#define CACHE_BITS	14	/* 16384 entries of 32 bytes: fits in L2 */
+#define CACHE_BITS	15	/* 32768 entries of 32 bytes: 1 MiB */
 #define CACHE_IDS	4	/* most ids of a piece cached */
 
 /* A piece of up to PSKD_RANK_SHORT bytes, by its inline key, and its ids. */
@@ -30,17 +31,20 @@ struct cache_entry {
 	uint32_t	 ids[CACHE_IDS];
 };
 
-/* Longer pieces, by their bytes. */
+/*
+ * Longer pieces, tokens or not, by their XXH3: a record of the piece's
+ * bytes and then its ids.  Up to 236 bytes, so the lines of 70 dashes or
+ * stars that man pages draw are merged once, not each time.
+ */
 #define LONG_BITS	13
-#define LONG_KEY	64
-#define LONG_IDS	16
+#define LONG_REC	240
 
 struct long_entry {
 	uint64_t	 h;
-	uint32_t	 len;		/* 0: empty */
-	uint32_t	 nids;
-	unsigned char	 key[LONG_KEY];
-	uint32_t	 ids[LONG_IDS];
+	uint16_t	 len;		/* 0: empty */
+	uint16_t	 nids;
+	uint32_t	 unused;
+	unsigned char	 rec[LONG_REC];
 };
 
 /* Short pieces that are not tokens: merged once, remembered longer. */
@@ -155,50 +159,73 @@ byte_token(const struct pskd_ranks *r, unsigned char c)
 }
 
 /*
- * tiktoken's loop: part i starts at pos[i] and is the token id[i]; rk[i]
- * ranks parts i and i+1 joined (the id of that token, if it is one).
+ * Every merge looks up the join of two parts, and the next merge depends
+ * on it: a chain of misses in a table of megabytes.  Any join is a
+ * substring of the piece, so the slots of all its short substrings (3 to
+ * PSKD_RANK_SHORT bytes but the whole piece, not a token) are prefetched
+ * first: the misses then overlap instead of queueing one after another.
+ */
+#define PREFETCH_MAX	16	/* pieces up to this long */
+
+static void
+prefetch_joins(const struct pskd_ranks *r, const unsigned char *p, size_t n)
+{
+	uint64_t k0;
+	uint32_t k1;
+	size_t i, l;
+
+	for (l = 3; l < n && l <= PSKD_RANK_SHORT; l++)
+		for (i = 0; i + l <= n; i++) {
+			pskd_ranks_key(p + i, l, &k0, &k1);
+			__builtin_prefetch(&r->slot[pskd_ranks_keyhash(k0, k1) &
+			    r->mask]);
+		}
+}
+
+/*
+ * tiktoken's loop, without its moves: parts are a list over byte
+ * positions, nx[i] the start of the part after the one at i (n at the
+ * end), id[i] its token, rk[i] the rank of it joined to the next.  A scan
+ * of the list finds the lowest rank, the leftmost of equal ones.
  */
 static size_t
 merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
     uint32_t *out)
 {
-	uint32_t *pos = e->a, *rk = e->b, *id = e->c, best;
-	size_t m, i, k;
+	uint32_t *nx = e->a, *rk = e->b, *id = e->c, best, i, j, k, q, kq;
+	size_t m = 0;
 
+	if (n <= PREFETCH_MAX)
+		prefetch_joins(e->ranks, p, n);
 	for (i = 0; i < n; i++) {
-		pos[i] = (uint32_t)i;
+		nx[i] = i + 1;
 		id[i] = e->byte[p[i]];
 		if (id[i] == PSKD_RANK_NONE)
 			id[i] = byte_token(e->ranks, p[i]);
+		rk[i] = i + 1 < n ? e->pair[p[i] << 8 | p[i + 1]] :
+		    PSKD_RANK_NONE;
 	}
-	pos[n] = (uint32_t)n;
-	m = n;				/* parts */
-	for (i = 0; i + 1 < m; i++)
-		rk[i] = e->pair[p[i] << 8 | p[i + 1]];
-	rk[m - 1] = PSKD_RANK_NONE;
 	for (;;) {
 		best = PSKD_RANK_NONE;
-		k = 0;
-		for (i = 0; i + 1 < m; i++)
+		k = kq = 0;
+		for (q = i = 0; i < n; q = i, i = nx[i])
 			if (rk[i] < best) {
 				best = rk[i];
 				k = i;
+				kq = q;
 			}
 		if (best == PSKD_RANK_NONE)
 			break;
-		/* Merge parts k and k+1 into the token best. */
-		memmove(pos + k + 1, pos + k + 2, (m - k - 1) * sizeof(*pos));
-		memmove(rk + k + 1, rk + k + 2, (m - k - 2) * sizeof(*rk));
-		memmove(id + k + 1, id + k + 2, (m - k - 2) * sizeof(*id));
-		m--;
+		/* Parts k and the next become the token best. */
+		j = nx[k] = nx[nx[k]];
 		id[k] = best;
-		rk[k] = k + 1 < m ? rank_of(e->ranks, p + pos[k],
-		    pos[k + 2] - pos[k]) : PSKD_RANK_NONE;
+		rk[k] = j < n ? rank_of(e->ranks, p + k, nx[j] - k) :
+		    PSKD_RANK_NONE;
 		if (k > 0)
-			rk[k - 1] = rank_of(e->ranks, p + pos[k - 1],
-			    pos[k + 1] - pos[k - 1]);
+			rk[kq] = rank_of(e->ranks, p + kq, j - kq);
 	}
-	memcpy(out, id, m * sizeof(*out));
+	for (i = 0; i < n; i = nx[i])
+		out[m++] = id[i];
 	return m;
 }
 
@@ -317,36 +344,56 @@ merge(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
 	return merge_heap(e, p, n, out);
 }
 
-/* A piece too long for the inline key, not a token: merge or recall. */
+/*
+ * A piece too long for the inline key: recall it, else look it up (with
+ * the same hash) or merge it, and remember it.
+ */
+/*
+ * A piece too long for the inline key: recall it, else look it up (with
+ * the same hash) or merge it, and remember it.
+ */
 static size_t
-merge_long(struct pskd_bpe *e, const unsigned char *p, size_t n,
+piece_long(struct pskd_bpe *e, const unsigned char *p, size_t n,
     uint32_t *out)
 {
 	struct long_entry *c;
 	uint64_t h;
+	uint32_t k;
 	size_t m;
 
-	if (n > LONG_KEY)
+	if (n + sizeof(*out) > LONG_REC) {
+		if ((k = pskd_ranks_find(e->ranks, p, n)) != PSKD_RANK_NONE) {
+			out[0] = k;
+			return 1;
+		}
 		return merge(e, p, n, out);
+	}
 	h = XXH3_64bits(p, n);
 	c = &e->cache->l[h >> (64 - LONG_BITS)];
-	if (c->h == h && c->len == n && memcmp(c->key, p, n) == 0) {
-		memcpy(out, c->ids, c->nids * sizeof(*out));
+	if (c->h == h && c->len == n && memcmp(c->rec, p, n) == 0) {
+		memcpy(out, c->rec + n, c->nids * sizeof(*out));
 		return c->nids;
 	}
-	m = merge(e, p, n, out);
-	if (m <= LONG_IDS) {
+	if ((k = pskd_ranks_find_long(e->ranks, p, n, h)) != PSKD_RANK_NONE) {
+		out[0] = k;
+		m = 1;
+	} else
+		m = merge(e, p, n, out);
+	if (n + m * sizeof(*out) <= LONG_REC) {
 		c->h = h;
-		c->len = (uint32_t)n;
-		c->nids = (uint32_t)m;
-		memcpy(c->key, p, n);
-		memcpy(c->ids, out, m * sizeof(*out));
+		c->len = (uint16_t)n;
+		c->nids = (uint16_t)m;
+		memcpy(c->rec, p, n);
+		memcpy(c->rec + n, out, m * sizeof(*out));
 	}
 	return m;
 }
 
-/* A short piece by its inline key: the cache, the ranks, or a merge. */
-static inline size_t
+/*
+ * A short piece by its inline key: the cache, the ranks, or a merge.  out
+ * has room for n + CACHE_IDS ids (a hit copies all CACHE_IDS).
+ */
+static size_t
 piece_short(struct pskd_bpe *e, const unsigned char *p, size_t n,
     uint64_t k0, uint32_t k1, uint64_t h, uint32_t *out)
 {
@@ -356,10 +403,8 @@ piece_short(struct pskd_bpe *e, const unsigned char *p, size_t n,
 
 	c = &e->cache->e[h >> (64 - CACHE_BITS)];
 	if (c->k0 == k0 && c->k1 == k1) {
-		out[0] = c->ids[0];
-		if (c->nids > 1)
-			memcpy(out + 1, c->ids + 1,
-			    (c->nids - 1) * sizeof(*out));
+		/* All CACHE_IDS, one move, no branch: out has the room. */
+		memcpy(out, c->ids, sizeof(c->ids));
 		return c->nids;
 	}
 	if ((k = pskd_ranks_find_key(e->ranks, k0, k1, h)) != PSKD_RANK_NONE) {
@@ -392,30 +437,36 @@ piece_short(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	return m;
 }
 
-static size_t
-piece_long(struct pskd_bpe *e, const unsigned char *p, size_t n,
-    uint32_t *out)
-{
-	uint32_t k;
-
-	if ((k = pskd_ranks_find(e->ranks, p, n)) != PSKD_RANK_NONE) {
-		out[0] = k;
-		return 1;
-	}
-	return merge_long(e, p, n, out);
-}
-
 size_t
 pskd_bpe_piece(struct pskd_bpe *e, const unsigned char *p, size_t n,
     uint32_t *out)
 {
+	uint32_t tmp[PSKD_RANK_SHORT + CACHE_IDS];	/* piece_short's room */
 	uint64_t k0;
 	uint32_t k1;
+	size_t m;
 
 	if (n > PSKD_RANK_SHORT)
 		return piece_long(e, p, n, out);
 	pskd_ranks_key(p, n, &k0, &k1);
-	return piece_short(e, p, n, k0, k1, pskd_ranks_keyhash(k0, k1), out);
+	m = piece_short(e, p, n, k0, k1, pskd_ranks_keyhash(k0, k1), tmp);
+	memcpy(out, tmp, m * sizeof(*out));
+	return m;
+}
+
+/*
+ * pskd_ranks_key without its branches on the length (which the lengths
+ * of text's pieces mispredict), for a piece with 16 bytes readable at p:
+ * the key is the piece's bytes zero-extended, its length on top.
+ */
+static inline void
+key16(const unsigned char *p, size_t n, uint64_t *k0, uint32_t *k1)
+{
+	uint64_t lo = pskd_load64(p), hi = pskd_load64(p + 8);
+	size_t nlo = n < 8 ? n : 8, nhi = n - nlo;
+
+	*k0 = lo & (~0ULL >> (64 - 8 * nlo));
+	*k1 = (uint32_t)(hi & ((1ULL << (8 * nhi)) - 1)) | (uint32_t)n << 24;
 }
 
 /*
@@ -432,6 +483,7 @@ pskd_bpe_encode(struct pskd_bpe *e, const unsigned char *text, size_t len,
 	size_t pos = 0, start, at[BATCH + 1], nb, i, n;
 	uint64_t k0[BATCH], h[BATCH];
 	uint32_t k1[BATCH];
+	const struct cache_entry *c;
 
 	while (pos < len) {
 		start = pos;
@@ -440,8 +492,12 @@ pskd_bpe_encode(struct pskd_bpe *e, const unsigned char *text, size_t len,
 			pos = pskd_pretok_next(e->pattern, text, len, pos);
 			n = pos - at[nb];
 			if (n <= PSKD_RANK_SHORT) {
-				pskd_ranks_key(text + at[nb], n, &k0[nb],
-				    &k1[nb]);
+				if (at[nb] + 16 <= len)
+					key16(text + at[nb], n, &k0[nb],
+					    &k1[nb]);
+				else
+					pskd_ranks_key(text + at[nb], n,
+					    &k0[nb], &k1[nb]);
 				h[nb] = pskd_ranks_keyhash(k0[nb], k1[nb]);
 				__builtin_prefetch(&e->cache->e[h[nb] >>
 				    (64 - CACHE_BITS)]);
@@ -450,13 +506,21 @@ pskd_bpe_encode(struct pskd_bpe *e, const unsigned char *text, size_t len,
 			}
 			at[++nb] = pos;
 		}
-		pskd_ids_reserve(out, pos - start);
+		pskd_ids_reserve(out, pos - start + CACHE_IDS);
 		for (i = 0; i < nb; i++) {
 			n = at[i + 1] - at[i];
-			if (n <= PSKD_RANK_SHORT)
-				out->n += piece_short(e, text + at[i], n, k0[i],
-				    k1[i], h[i], out->v + out->n);
-			else
+			if (n <= PSKD_RANK_SHORT) {
+				c = &e->cache->e[h[i] >> (64 - CACHE_BITS)];
+				if (c->k0 == k0[i] && c->k1 == k1[i]) {
+					/* The usual case, inline: a hit. */
+					memcpy(out->v + out->n, c->ids,
+					    sizeof(c->ids));
+					out->n += c->nids;
+				} else
+					out->n += piece_short(e, text + at[i],
+					    n, k0[i], k1[i], h[i],
+					    out->v + out->n);
+			} else
 				out->n += piece_long(e, text + at[i], n,
 				    out->v + out->n);
 		}

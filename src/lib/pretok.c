@@ -176,7 +176,137 @@ spaces(const unsigned char *t, size_t len, size_t pos, int nl)
 	return last;
 }
 
-static size_t
+/*
+ * The fast paths: most pieces of most text are ASCII words, with or
+ * without a space or a punctuation mark in front.  Eight bytes are
+ * classified at a time (SWAR); a run that stops at a byte >= 0x80 is
+ * handed back to the general code, which goes on by Unicode classes.
+ * Each returns 0 when it does not apply, so the caller falls back.
+ */
+#define ONES	0x0101010101010101ULL
+#define HIGH	0x8080808080808080ULL
+
+/*
+ * Bit 7 of each byte of x set where that byte is in [lo, hi] (ASCII);
+ * y is x without bit 7, so no sum carries into the next byte.
+ */
+static inline uint64_t
+in_range8(uint64_t x, unsigned lo, unsigned hi)
+{
+	uint64_t y = x & ~HIGH;
+
+	return (y + ONES * (0x80 - lo)) & ~(y + ONES * (0x7f - hi)) & ~x &
+	    HIGH;
+}
+
+static inline uint64_t
+load8(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);	/* little-endian: t[i] in the low byte */
+	return v;
+}
+
+static inline uint64_t
+alpha8(uint64_t x)
+{
+	return in_range8(x | ONES * 0x20, 'a', 'z');
+}
+
+static inline uint64_t
+lower8(uint64_t x)
+{
+	return in_range8(x, 'a', 'z');
+}
+
+static inline uint64_t
+upper8(uint64_t x)
+{
+	return in_range8(x, 'A', 'Z');
+}
+
+static inline int
+is_alpha(unsigned c)
+{
+	return (unsigned)((c | 0x20) - 'a') < 26;
+}
+
+/* End of the run of bytes from i that mask8 marks (the tail bytewise). */
+#define ASCII_RUN(name, mask8, test)					\
+static inline size_t							\
+name(const unsigned char *t, size_t len, size_t i)			\
+{									\
+	uint64_t m;							\
+									\
+	for (; i + 8 <= len; i += 8)					\
+		if ((m = ~mask8(load8(t + i)) & HIGH) != 0)		\
+			return i + (size_t)__builtin_ctzll(m) / 8;	\
+	while (i < len && (test))					\
+		i++;							\
+	return i;							\
+}
+
+ASCII_RUN(run_alpha, alpha8, is_alpha(t[i]))
+ASCII_RUN(run_lower, lower8, (unsigned)t[i] - 'a' < 26)
+ASCII_RUN(run_upper, upper8, (unsigned)t[i] - 'A' < 26)
+
+/*
+ * \p{L}+ from i, where t[i] is an ASCII letter; the optional character
+ * before (the space of " word") is the caller's.
+ */
+static inline size_t
+letters(const unsigned char *t, size_t len, size_t i)
+{
+	i = run_alpha(t, len, i);
+	if (i < len && t[i] >= 0x80)
+		i = run(t, len, i, C_L);
+	return i;
+}
+
+/*
+ * An ASCII letter, or an ASCII prefix character before one: a space
+ * (r50k's " ?\p{L}+"), or with anyprefix any of [^\r\n\p{L}\p{N}]
+ * (cl100k's).  The caller has ruled out a contraction.
+ */
+static inline size_t
+fast_letters(const unsigned char *t, size_t len, size_t pos, int anyprefix)
+{
+	unsigned b = t[pos];
+
+	if (is_alpha(b))
+		return letters(t, len, pos + 1);
+	if (b < 0x80 && pos + 1 < len && is_alpha(t[pos + 1]) &&
+	    (anyprefix ? !(ucd_ascii[b] & (C_L | C_N | C_NL)) : b == ' '))
+		return letters(t, len, pos + 2);
+	return 0;
+}
+
+/*
+ * o200k's letters from an ASCII start: [A-Z]*[a-z]* and a contraction,
+ * when that ends at an ASCII byte (non-ASCII letters would extend or
+ * re-split it: the general code decides then).
+ */
+static inline size_t
+fast_o200k(const unsigned char *t, size_t len, size_t pos)
+{
+	unsigned b = t[pos];
+	size_t i = pos;
+
+	if (!is_alpha(b)) {
+		if (b >= 0x80 || (ucd_ascii[b] & (C_L | C_N | C_NL)) ||
+		    pos + 1 >= len || !is_alpha(t[pos + 1]))
+			return 0;
+		i++;
+	}
+	i = run_lower(t, len, run_upper(t, len, i));
+	if (i < len && t[i] >= 0x80)
+		return 0;
+	return i + contraction(t, len, i, 1);
+}
+
+/* Out of line: the fast paths inline better without it. */
+static __attribute__((noinline)) size_t
 next_r50k(const unsigned char *t, size_t len, size_t pos)
 {
 	size_t n, n2, k;
@@ -203,7 +333,8 @@ next_r50k(const unsigned char *t, size_t len, size_t pos)
 	return spaces(t, len, pos, 0);
 }
 
-static size_t
+/* Out of line: the fast paths inline better without it. */
+static __attribute__((noinline)) size_t
 next_cl100k(const unsigned char *t, size_t len, size_t pos)
 {
 	size_t n, n2, k;
@@ -269,18 +400,21 @@ letters_o200k(const unsigned char *t, size_t len, size_t pos, unsigned c,
 	return 0;
 }
 
-static size_t
+/* Out of line: the fast paths inline better without it. */
+static __attribute__((noinline)) size_t
 next_o200k(const unsigned char *t, size_t len, size_t pos)
 {
 	size_t n, n2, k;
 	unsigned c, c2;
 
 	c = cls(t, len, pos, &n);
-	if (!(c & C_N) && (k = letters_o200k(t, len, pos, c, n)) != 0)
-		return k;
 	if (c & C_N)
 		return digits3(t, len, pos);
+	/* The letter alternatives need a letter or mark first or second. */
 	c2 = cls_at(t, len, pos + n, &n2);
+	if (((c | c2) & (C_U | C_W)) &&
+	    (k = letters_o200k(t, len, pos, c, n)) != 0)
+		return k;
 	if ((c & C_SP) && n2 != 0 && !(c2 & (C_S | C_L | C_N)))
 		return run_bytes(t, len, run_other(t, len, pos + n), 1);
 	if (!(c & C_S))
@@ -309,16 +443,47 @@ pskd_pretok_pattern(const char *name)
 	return -1;
 }
 
+/* Each pattern: its fast path (a contraction is the general code's). */
+static inline size_t
+cut_r50k(const unsigned char *t, size_t len, size_t pos)
+{
+	size_t k;
+
+	if (t[pos] != '\'' && (k = fast_letters(t, len, pos, 0)) != 0)
+		return k;
+	return next_r50k(t, len, pos);
+}
+
+static inline size_t
+cut_cl100k(const unsigned char *t, size_t len, size_t pos)
+{
+	size_t k;
+
+	if (t[pos] != '\'' && (k = fast_letters(t, len, pos, 1)) != 0)
+		return k;
+	return next_cl100k(t, len, pos);
+}
+
+static inline size_t
+cut_o200k(const unsigned char *t, size_t len, size_t pos)
+{
+	size_t k;
+
+	if ((k = fast_o200k(t, len, pos)) != 0)
+		return k;
+	return next_o200k(t, len, pos);
+}
+
 size_t
 pskd_pretok_next(int pattern, const unsigned char *text, size_t len,
     size_t pos)
 {
 	switch (pattern) {
 	case PSKD_PAT_R50K:
-		return next_r50k(text, len, pos);
+		return cut_r50k(text, len, pos);
 	case PSKD_PAT_CL100K:
-		return next_cl100k(text, len, pos);
+		return cut_cl100k(text, len, pos);
 	default:
-		return next_o200k(text, len, pos);
+		return cut_o200k(text, len, pos);
 	}
 }

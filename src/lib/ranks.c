@@ -26,49 +26,66 @@ hash_bytes(const void *p, size_t n)
 	return XXH3_64bits(p, n);
 }
 
-static int
-b64val(unsigned c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return (int)(c - 'A');
-	if (c >= 'a' && c <= 'z')
-		return (int)(c - 'a' + 26);
-	if (c >= '0' && c <= '9')
-		return (int)(c - '0' + 52);
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
-}
+/* The value of each base64 character (b64 above); 64: not one. */
+static const unsigned char b64dec[256] = {
+	64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+	64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+	64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 62, 64, 64, 64, 63,
+	52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 64, 64, 64, 64, 64, 64,
+	64,  0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11, 12, 13, 14,
+	15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 64, 64, 64, 64, 64,
+	64, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
+	41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 64, 64, 64, 64, 64,
+	64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+	64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+	64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+	64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+	64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+	64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+	64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+	64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+};
 
-/* Decode standard base64 (padded) from s[0..n) into out; length or -1. */
+/*
+ * Decode standard base64 (padded) from s[0..n) into out; length or -1.
+ * The padding is one or two '=' at the end; the bits they leave over are
+ * not checked (as they never were).
+ */
 static long
 unbase64(const unsigned char *s, size_t n, unsigned char *out)
 {
-	unsigned v[4];
-	size_t i, o = 0, k, pad = 0;
-	int d;
+	unsigned v, a, b, c, d;
+	size_t i, o = 0, pad = 0, full;
 
 	if (n == 0 || n % 4 != 0)
 		return -1;
 	if (s[n - 1] == '=')
 		pad = s[n - 2] == '=' ? 2 : 1;
-	for (i = 0; i < n; i += 4) {
-		for (k = 0; k < 4; k++) {
-			if (i + k >= n - pad) {
-				v[k] = 0;
-				continue;
-			}
-			if ((d = b64val(s[i + k])) < 0)
-				return -1;
-			v[k] = (unsigned)d;
-		}
-		out[o++] = (unsigned char)(v[0] << 2 | v[1] >> 4);
-		out[o++] = (unsigned char)(v[1] << 4 | v[2] >> 2);
-		out[o++] = (unsigned char)(v[2] << 6 | v[3]);
+	full = pad ? n - 4 : n;		/* quads without padding */
+	for (i = 0; i < full; i += 4) {
+		a = b64dec[s[i]];
+		b = b64dec[s[i + 1]];
+		c = b64dec[s[i + 2]];
+		d = b64dec[s[i + 3]];
+		if ((a | b | c | d) & 64)
+			return -1;
+		v = a << 18 | b << 12 | c << 6 | d;
+		out[o++] = (unsigned char)(v >> 16);
+		out[o++] = (unsigned char)(v >> 8);
+		out[o++] = (unsigned char)v;
 	}
-	return (long)(o - pad);
+	if (pad) {
+		a = b64dec[s[i]];
+		b = b64dec[s[i + 1]];
+		c = pad == 1 ? b64dec[s[i + 2]] : 0;
+		if ((a | b | c) & 64)
+			return -1;
+		v = a << 18 | b << 12 | c << 6;
+		out[o++] = (unsigned char)(v >> 16);
+		if (pad == 1)
+			out[o++] = (unsigned char)(v >> 8);
+	}
+	return (long)o;
 }
 
 #define AHEAD	16	/* inserts prefetched ahead */
@@ -120,23 +137,86 @@ insert(struct pskd_ranks *r, uint32_t rank, uint64_t k0, uint32_t k1,
 	return 0;
 }
 
+/* A token's slot key and its hash, computed ahead of its insert. */
+struct rkey {
+	uint64_t	 h, k0;
+	uint32_t	 k1;
+};
+
+/* Record a token at its rank and insert it: -1 with err if not new. */
+static int
+insert_one(struct pskd_ranks *r, uint32_t rank, uint32_t off, uint32_t len,
+    const struct rkey *q, char *err, size_t errsize)
+{
+	if (r->len[rank] != 0) {
+		snprintf(err, errsize, "rank %u given twice", rank);
+		return -1;
+	}
+	r->off[rank] = off;
+	r->len[rank] = len;
+	if (insert(r, rank, q->k0, q->k1, q->h) == -1) {
+		snprintf(err, errsize, "rank %u: the same token as an earlier "
+		    "line", rank);
+		return -1;
+	}
+	return 0;
+}
+
+/* Lines in p[0..n): the most tokens a file can hold. */
+static size_t
+count_lines(const unsigned char *p, size_t n)
+{
+	const unsigned char *end = p + n, *nl;
+	size_t k = 1;
+
+	for (; (nl = memchr(p, '\n', (size_t)(end - p))) != NULL; p = nl + 1)
+		k++;
+	return k;
+}
+
+/*
+ * Insert every token in file order, each key computed AHEAD inserts
+ * early into a ring and its slot prefetched then.
+ */
+static int
+insert_all(struct pskd_ranks *r, const uint32_t *roff, const uint32_t *rlen,
+    const uint32_t *rank, size_t nt, char *err, size_t errsize)
+{
+	struct rkey ring[AHEAD], *q;
+	size_t i, j;
+
+	for (i = 0; i < nt + AHEAD; i++) {
+		q = &ring[i % AHEAD];
+		j = i - AHEAD;		/* the token whose key q holds */
+		if (i >= AHEAD && insert_one(r, rank[j], roff[j], rlen[j], q,
+		    err, errsize) == -1)
+			return -1;
+		if (i < nt) {
+			q->h = key_of(r->bytes + roff[i], rlen[i], &q->k0,
+			    &q->k1);
+			__builtin_prefetch(&r->slot[q->h & r->mask]);
+		}
+	}
+	return 0;
+}
+
 int
 pskd_ranks_parse(struct pskd_ranks *r, const unsigned char *p, size_t n,
     char *err, size_t errsize)
 {
 	const unsigned char *line, *end = p + n, *nl, *sp;
-	uint32_t *roff = NULL, *rlen = NULL, *rank = NULL;
-	struct {
-		uint64_t	 h, k0;
-		uint32_t	 k1;
-	} *hk = NULL;
-	size_t cap = 0, nt = 0, used = 0, i, size;
+	uint32_t *roff, *rlen, *rank;
+	size_t cap, nt = 0, used = 0, size;
 	uint64_t lineno = 0, v;
 	long k;
 
 	memset(r, 0, sizeof(*r));
-	/* Decoded tokens are at most 3/4 of the file. */
+	/* Decoded tokens are at most 3/4 of the file; a token a line. */
 	r->bytes = pskd_xmalloc(n / 4 * 3 + 4);
+	cap = count_lines(p, n);
+	roff = pskd_xreallocarray(NULL, cap, sizeof(*roff));
+	rlen = pskd_xreallocarray(NULL, cap, sizeof(*rlen));
+	rank = pskd_xreallocarray(NULL, cap, sizeof(*rank));
 	for (line = p; line < end; line = nl + 1) {
 		lineno++;
 		nl = memchr(line, '\n', (size_t)(end - line));
@@ -159,12 +239,6 @@ pskd_ranks_parse(struct pskd_ranks *r, const unsigned char *p, size_t n,
 		}
 		if (v > PSKD_RANK_MAX)
 			goto bad_rank;
-		if (nt == cap) {
-			cap = cap ? cap * 2 : 1024;
-			roff = pskd_xreallocarray(roff, cap, sizeof(*roff));
-			rlen = pskd_xreallocarray(rlen, cap, sizeof(*rlen));
-			rank = pskd_xreallocarray(rank, cap, sizeof(*rank));
-		}
 		roff[nt] = (uint32_t)used;
 		rlen[nt] = (uint32_t)k;
 		rank[nt++] = (uint32_t)v;
@@ -185,30 +259,8 @@ pskd_ranks_parse(struct pskd_ranks *r, const unsigned char *p, size_t n,
 		;
 	r->slot = pskd_huge_alloc(size * sizeof(*r->slot));
 	r->mask = size - 1;
-	/* Keys first, then the inserts with their slots prefetched. */
-	hk = pskd_xreallocarray(NULL, nt, sizeof(*hk));
-	for (i = 0; i < nt; i++) {
-		hk[i].h = key_of(r->bytes + roff[i], rlen[i], &hk[i].k0,
-		    &hk[i].k1);
-		if (i >= AHEAD)
-			__builtin_prefetch(&r->slot[hk[i - AHEAD].h & r->mask]);
-	}
-	for (i = 0; i < nt; i++) {
-		if (i + AHEAD < nt)
-			__builtin_prefetch(&r->slot[hk[i + AHEAD].h & r->mask]);
-		if (r->len[rank[i]] != 0) {
-			snprintf(err, errsize, "rank %u given twice", rank[i]);
-			goto out;
-		}
-		r->off[rank[i]] = roff[i];
-		r->len[rank[i]] = rlen[i];
-		if (insert(r, rank[i], hk[i].k0, hk[i].k1, hk[i].h) == -1) {
-			snprintf(err, errsize, "rank %u: the same token as an "
-			    "earlier line", rank[i]);
-			goto out;
-		}
-	}
-	free(hk);
+	if (insert_all(r, roff, rlen, rank, nt, err, errsize) == -1)
+		goto out;
 	free(roff);
 	free(rlen);
 	free(rank);
@@ -223,7 +275,6 @@ bad_token:
 bad_rank:
 	fail(err, errsize, lineno, "invalid rank");
 out:
-	free(hk);
 	free(roff);
 	free(rlen);
 	free(rank);
@@ -252,6 +303,14 @@ pskd_ranks_load(struct pskd_ranks *r, const char *path, char *err,
 		close(fd);
 		snprintf(err, errsize, "not a regular file of at most 4 GiB");
 		return -1;
+	}
+	/* Mapped, the file is parsed where the page cache holds it. */
+	if (st.st_size > 0 && (p = mmap(NULL, (size_t)st.st_size, PROT_READ,
+	    MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
+		close(fd);
+		rc = pskd_ranks_parse(r, p, (size_t)st.st_size, err, errsize);
+		munmap(p, (size_t)st.st_size);
+		return rc;
 	}
 	p = pskd_xmalloc((size_t)st.st_size + 1);
 	got = pskd_read_full(fd, p, (size_t)st.st_size + 1);
@@ -310,21 +369,34 @@ pskd_huge_free(void *p, size_t n)
 uint32_t
 pskd_ranks_find(const struct pskd_ranks *r, const void *p, size_t n)
 {
-	const struct pskd_rslot *s;
 	uint64_t k0, h;
 	uint32_t k1;
-	size_t i;
 
 	if (n == 0 || n > r->maxlen)
 		return PSKD_RANK_NONE;
 	h = key_of(p, n, &k0, &k1);
 	if (n <= PSKD_RANK_SHORT)
 		return pskd_ranks_find_key(r, k0, k1, h);
+	return pskd_ranks_find_long(r, p, n, k0);
+}
+
+uint32_t
+pskd_ranks_find_long(const struct pskd_ranks *r, const void *p, size_t n,
+    uint64_t xxh)
+{
+	const struct pskd_rslot *s;
+	uint64_t h;
+	uint32_t k1 = 0xffu << 24;
+	size_t i;
+
+	if (n > r->maxlen)
+		return PSKD_RANK_NONE;
+	h = pskd_ranks_keyhash(xxh, k1);
 	for (i = h & r->mask;; i = (i + 1) & r->mask) {
 		s = &r->slot[i];
 		if (s->k1 == 0)
 			return PSKD_RANK_NONE;
-		if (s->k0 == k0 && s->k1 == k1 && r->len[s->rank] == n &&
+		if (s->k0 == xxh && s->k1 == k1 && r->len[s->rank] == n &&
 		    memcmp(r->bytes + r->off[s->rank], p, n) == 0)
 			return s->rank;
 	}

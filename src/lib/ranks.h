@@ -55,6 +55,12 @@ int	pskd_ranks_load(struct pskd_ranks *r, const char *path, char *err,
 void	pskd_ranks_free(struct pskd_ranks *r);
 /* The rank of the token with bytes p[0..n), or PSKD_RANK_NONE. */
 uint32_t pskd_ranks_find(const struct pskd_ranks *r, const void *p, size_t n);
+/*
+ * The same for n > PSKD_RANK_SHORT, given xxh = XXH3_64bits(p, n) (a
+ * caller that hashed the bytes already need not hash them twice).
+ */
+uint32_t pskd_ranks_find_long(const struct pskd_ranks *r, const void *p,
+	    size_t n, uint64_t xxh);
 /* Append the line "BASE64 RANK\n" for a token to b (for writers). */
 void	pskd_ranks_line(struct pskd_buf *b, const void *p, size_t n,
 	    uint32_t rank);

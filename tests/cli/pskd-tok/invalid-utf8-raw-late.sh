@@ -1,0 +1,4 @@
+# -r cuts a large input into pieces: the line number still counts them all.
+export PSKD_VOCAB_DIR="$PSKD_TOP/vocab"
+{ seq -f 'line %g of some text' 150000; printf 'ok \342\202 bad\n'; } |
+    pskd-tok -r -E cl100k_base > /dev/null
