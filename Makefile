@@ -116,7 +116,7 @@ fuzz: deps
 	done
 
 bench: all
-	@PSKD_BIN=$(CURDIR)/$(B) sh tests/bench/run
+	@PSKD_BIN=$(CURDIR)/$(B) BENCH="$(BENCH)" sh tests/bench/run
 
 lint:
 	mandoc -Tlint -Wwarning $(MANPAGES)
