@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -570,12 +571,14 @@ add_seg(struct pskd_lsh_index *ix, uint64_t id, uint32_t first, uint32_t n)
 	code_init(&s->code, doc_bits(n));
 }
 
+static void	remove_unlisted(struct pskd_lsh_index *);
+
 static int
 manifest_line(struct pskd_lsh_index *ix, const char *line)
 {
 	struct pskd_frame_params *fp = &ix->fp;
 	unsigned long long v, id, first, n;
-	char key[64], nl;
+	char key[64], nl, *end;
 
 	if (sscanf(line, "segment %llu %llu %llu%c", &id, &first, &n,
 	    &nl) == 4 && nl == '\n') {
@@ -586,8 +589,16 @@ manifest_line(struct pskd_lsh_index *ix, const char *line)
 		ix->ndocs += (uint32_t)n;
 		return 0;
 	}
-	if (sscanf(line, "%63s %llu%c", key, &v, &nl) != 3 || nl != '\n' ||
-	    v > UINT32_MAX * 2ULL * UINT32_MAX)
+	if (sscanf(line, "%63s %c", key, &nl) != 2 || !isdigit((unsigned char)nl))
+		return -1;
+	/* Seeds take all 64 bits; everything else fits in 32. */
+	errno = 0;
+	v = strtoull(strchr(line, ' ') + 1, &end, 10);
+	if (errno != 0 || strcmp(end, "\n") != 0)
+		return -1;
+	if (v > UINT32_MAX && strcmp(key, "shingle_seed") != 0 &&
+	    strcmp(key, "minhash_seed") != 0 && strcmp(key, "id_bytes") != 0 &&
+	    strcmp(key, "next_segment") != 0)
 		return -1;
 	if (strcmp(key, "unit") == 0) fp->unit = (uint32_t)v;
 	else if (strcmp(key, "n") == 0) fp->n = (uint32_t)v;
@@ -746,6 +757,7 @@ pskd_lsh_open(struct pskd_lsh_index *ix, const char *dir, uint32_t b,
 	}
 	if (read_manifest(ix, b, r, err, errsize) == -1)
 		return -1;
+	remove_unlisted(ix);	/* a killed run's leftovers, under the lock */
 	return map_base(ix, err, errsize);
 }
 
@@ -897,17 +909,34 @@ seg_lookup(struct pskd_lsh_index *ix, const struct pskd_lsh_seg *s,
 	}
 }
 
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The candidates come as one sorted run per band and segment: few, so an
+ * insertion sort; but boilerplate shared by many documents gives long
+ * overlapping runs, where only an O(n log n) sort stays linear-ish.
+ */
 static void
 sort_unique(uint32_t *v, size_t *n)
 {
 	size_t i, j, m = *n;
 	uint32_t x;
 
-	for (i = 1; i < m; i++) {
-		x = v[i];
-		for (j = i; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
+	if (m > 64)
+		qsort(v, m, sizeof(*v), cmp_u32);
+	else {
+		for (i = 1; i < m; i++) {
+			x = v[i];
+			for (j = i; j > 0 && v[j - 1] > x; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
 	}
 	for (i = j = 0; i < m; i++)
 		if (j == 0 || v[i] != v[j - 1])
@@ -1236,7 +1265,10 @@ remove_unlisted(struct pskd_lsh_index *ix)
 	if (d == NULL)
 		return;
 	while ((de = readdir(d)) != NULL) {
-		if (strncmp(de->d_name, ".seg-", 5) != 0) {
+		/* A segment or manifest a killed run was writing: ours to
+		 * remove, under the lock. */
+		if (strncmp(de->d_name, ".seg-", 5) != 0 &&
+		    strncmp(de->d_name, "." MANIFEST ".tmp.", 14) != 0) {
 			if (sscanf(de->d_name, "seg-%llu%c", &id, &c) != 1)
 				continue;
 			for (keep = 0, i = 0; i < ix->nseg && !keep; i++)
