@@ -161,36 +161,6 @@ splice_out(struct pskd_writer *w, int fd, const char *name, uint64_t off,
 	return 0;
 }
 
-static void
-copy_out(struct pskd_writer *w, int fd, const char *name, uint64_t off,
-    uint64_t len)
-{
-	ssize_t got;
-	size_t n;
-
-	if (splice_ok && splice_out(w, fd, name, off, len) == 0)
-		return;
-	while (len > 0 && !w->error) {
-		if (w->len == w->cap && pskd_writer_flush(w) == -1)
-			return;
-		n = w->cap - w->len;
-		if (len < n)
-			n = (size_t)len;
-		got = pread(fd, w->buf + w->len, n, (off_t)off);
-		if (got == -1 && errno == EINTR)
-			continue;
-		if (got == -1)
-			pskd_err(PSKD_EXIT_DATA, "%s", name);
-		if (got == 0)
-			pskd_errx(PSKD_EXIT_DATA, "%s: E%d: truncated while "
-			    "reading (the file changed)", name, PSKD_E_TRUNC);
-		w->len += (size_t)got;
-		w->total += (uint64_t)got;
-		off += (uint64_t)got;
-		len -= (uint64_t)got;
-	}
-}
-
 /* Read len bytes at offset off of the file into dst. */
 static void
 read_at(int fd, const char *name, unsigned char *dst, size_t len,
@@ -210,6 +180,28 @@ read_at(int fd, const char *name, unsigned char *dst, size_t len,
 		dst += got;
 		len -= (size_t)got;
 		off += (uint64_t)got;
+	}
+}
+
+static void
+copy_out(struct pskd_writer *w, int fd, const char *name, uint64_t off,
+    uint64_t len)
+{
+	size_t n;
+
+	if (splice_ok && splice_out(w, fd, name, off, len) == 0)
+		return;
+	while (len > 0 && !w->error) {
+		if (w->len == w->cap && pskd_writer_flush(w) == -1)
+			return;
+		n = w->cap - w->len;
+		if (len < n)
+			n = (size_t)len;
+		read_at(fd, name, w->buf + w->len, n, off);
+		w->len += n;
+		w->total += n;
+		off += n;
+		len -= n;
 	}
 }
 
