@@ -202,11 +202,8 @@ lsh_file(const char *path)
 	struct pskd_frame f;
 	int rc;
 
-	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SIGNATURES) == -1) {
-		if (fr.err[0] == '\0')
-			pskd_err(PSKD_EXIT_DATA, "%s", path ? path : "<stdin>");
-		pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, fr.err);
-	}
+	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SIGNATURES) == -1)
+		pskd_frame_fail(&fr, path);
 	if (pskd_lsh_params(&ix, &fr.fp, err, sizeof(err)) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, err);
 	if (sketch == NULL) {
@@ -222,11 +219,8 @@ lsh_file(const char *path)
 			    (unsigned long long)ndocs,
 			    (unsigned long long)nkept);
 	}
-	if (rc == -1) {
-		if (fr.err[0] == '\0')
-			pskd_err(PSKD_EXIT_DATA, "%s", fr.r.name);
-		pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, fr.err);
-	}
+	if (rc == -1)
+		pskd_frame_fail(&fr, NULL);
 	pskd_frame_reader_close(&fr);
 }
 
@@ -258,11 +252,8 @@ apply_file(const char *path, struct pskd_reader *vr, struct pskd_buf *idb)
 	size_t len;
 	int rc;
 
-	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SIGNATURES) == -1) {
-		if (fr.err[0] == '\0')
-			pskd_err(PSKD_EXIT_DATA, "%s", path ? path : "<stdin>");
-		pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, fr.err);
-	}
+	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SIGNATURES) == -1)
+		pskd_frame_fail(&fr, path);
 	while ((rc = pskd_frame_next(&fr, &f)) == 1 && !out.error) {
 		if ((rc = pskd_reader_line(vr, &line, &len)) != 1)
 			pskd_errx(PSKD_EXIT_DATA, "%s: fewer verdicts than "
@@ -290,11 +281,8 @@ apply_file(const char *path, struct pskd_reader *vr, struct pskd_buf *idb)
 		pskd_writer_write(&out, f.line, f.linelen);
 		pskd_writer_putc(&out, '\n');
 	}
-	if (rc == -1) {
-		if (fr.err[0] == '\0')
-			pskd_err(PSKD_EXIT_DATA, "%s", fr.r.name);
-		pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, fr.err);
-	}
+	if (rc == -1)
+		pskd_frame_fail(&fr, NULL);
 	pskd_frame_reader_close(&fr);
 }
 

@@ -59,12 +59,8 @@ sign_file(const char *path)
 	const char *what;
 	int rc;
 
-	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SHINGLES) == -1) {
-		if (fr.err[0] == '\0')
-			pskd_err(PSKD_EXIT_DATA, "%s", path ? path : "<stdin>");
-		pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name ? fr.r.name :
-		    path, fr.err);
-	}
+	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SHINGLES) == -1)
+		pskd_frame_fail(&fr, path);
 	if (!have_first) {
 		first = fr.fp;
 		have_first = 1;
@@ -95,11 +91,8 @@ sign_file(const char *path)
 		if (out.error)
 			break;
 	}
-	if (rc == -1) {
-		if (fr.err[0] == '\0')
-			pskd_err(PSKD_EXIT_DATA, "%s", fr.r.name);
-		pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, fr.err);
-	}
+	if (rc == -1)
+		pskd_frame_fail(&fr, NULL);
 	pskd_frame_reader_close(&fr);
 }
 

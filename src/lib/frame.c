@@ -212,6 +212,16 @@ pskd_frame_reader_open(struct pskd_frame_reader *fr, const char *path,
 	return 0;
 }
 
+void
+pskd_frame_fail(const struct pskd_frame_reader *fr, const char *path)
+{
+	const char *name = fr->r.name ? fr->r.name : path ? path : "<stdin>";
+
+	if (fr->err[0] == '\0')
+		pskd_err(PSKD_EXIT_DATA, "%s", name);
+	pskd_errx(PSKD_EXIT_DATA, "%s: %s", name, fr->err);
+}
+
 /* A frame larger than the reader's buffer: copy it in, growing as it comes. */
 static int
 read_big(struct pskd_frame_reader *fr, size_t size)

@@ -121,6 +121,13 @@ int	pskd_frame_next_unordered(struct pskd_frame_reader *fr,
 /* Set fr->err for the last frame's values out of order; returns -1. */
 int	pskd_frame_disorder(struct pskd_frame_reader *fr);
 void	pskd_frame_reader_close(struct pskd_frame_reader *fr);
+/*
+ * Exit 1 with what made pskd_frame_reader_open() or _next() fail: fr->err
+ * after the input's name, or errno's message; path names the input if the
+ * reader did not get as far as opening it (NULL: standard input).
+ */
+_Noreturn void pskd_frame_fail(const struct pskd_frame_reader *fr,
+	    const char *path);
 
 /* Writing: the header, then frames whose values are given as host ints. */
 void	pskd_frame_write_header(struct pskd_writer *w,

@@ -103,12 +103,8 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 	}
 	for (p = 0; p < (npaths ? npaths : 1); p++) {
 		if (pskd_frame_reader_open(&fr, npaths ? paths[p] : NULL,
-		    PSKD_FRAME_SIGNATURES) == -1) {
-			if (fr.err[0] == '\0')
-				pskd_err(PSKD_EXIT_DATA, "%s", npaths ?
-				    paths[p] : "<stdin>");
-			pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, fr.err);
-		}
+		    PSKD_FRAME_SIGNATURES) == -1)
+			pskd_frame_fail(&fr, npaths ? paths[p] : NULL);
 		if (fr.fp.k != mr->b * mr->r)
 			pskd_errx(PSKD_EXIT_DATA, "%s: -b %" PRIu32 " x -r %"
 			    PRIu32 " is not the stream's k = %" PRIu32,
@@ -146,11 +142,8 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 			}
 			doc++;
 		}
-		if (rc == -1) {
-			if (fr.err[0] == '\0')
-				pskd_err(PSKD_EXIT_DATA, "%s", fr.r.name);
-			pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, fr.err);
-		}
+		if (rc == -1)
+			pskd_frame_fail(&fr, NULL);
 		pskd_frame_reader_close(&fr);
 	}
 	if (!have)
