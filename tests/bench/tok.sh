@@ -75,6 +75,14 @@ else
 fi
 
 now() { date +%s.%N; }
+# Run a command; its wall time in seconds goes to t.
+timed() {
+	t0=$(now)
+	"$@" || return 1
+	t=$(echo "$t0 $(now)" | awk '{ printf "%.3f", $2 - $1 }')
+}
+# The smaller of two times; the second may be empty.
+faster() { echo "$1 ${2:-$1}" | awk '{ print ($1 < $2) ? $1 : $2 }'; }
 rate() { echo "$1 $2" | awk '{ printf "%.1f", $1 / $2 / 1e6 }'; }
 
 # Compare the ids of a .psk.d token stream with u32 LE ids.
@@ -94,14 +102,9 @@ for enc in cl100k_base o200k_base; do
 	best=
 	# pskd-tok three times, around the npm runs: the best of them.
 	run_pskd() {
-		t0=$(now)
-		$pin pskd-tok -q -r --no-eot -E $enc < "$corpus" > "$dir/pskd.psk" ||
-		    return 1
-		t1=$(now)
-		t=$(echo "$t0 $t1" | awk '{ printf "%.3f", $2 - $1 }')
-		if [ -z "$best" ] || [ "$(echo "$t $best" | awk '{ print ($1 < $2) }')" = 1 ]; then
-			best=$t
-		fi
+		timed $pin pskd-tok -q -r --no-eot -E $enc < "$corpus" \
+		    > "$dir/pskd.psk" || return 1
+		best=$(faster "$t" "$best")
 	}
 	run_pskd || { echo "tok: pskd-tok failed"; exit 1; }
 	ntok=$(pskd-info "$dir/pskd.psk" | sed -n 's/^count: //p')
@@ -132,13 +135,8 @@ for enc in cl100k_base o200k_base; do
 	# pskd-tok's run less its start.
 	load=
 	for i in 1 2 3; do
-		t0=$(now)
-		$pin pskd-tok -q -r --no-eot -E $enc < /dev/null > /dev/null
-		t1=$(now)
-		t=$(echo "$t0 $t1" | awk '{ printf "%.3f", $2 - $1 }')
-		if [ -z "$load" ] || [ "$(echo "$t $load" | awk '{ print ($1 < $2) }')" = 1 ]; then
-			load=$t
-		fi
+		timed $pin pskd-tok -q -r --no-eot -E $enc < /dev/null > /dev/null
+		load=$(faster "$t" "$load")
 	done
 	enc_only=$(echo "$best $load" | awk '{ printf "%.3f", $1 - $2 }')
 	mem=$( { /usr/bin/time -f %M pskd-tok -q -r --no-eot -E $enc \
