@@ -35,6 +35,7 @@ static struct {
 
 static struct pskd_lsh_index ix;
 static struct pskd_writer out, vw, dw;
+static struct pskd_frame_relay relay;	/* kept lines, from the reader's buffer */
 static struct pskd_outfile vf, df;
 static uint32_t *keys;
 static unsigned char *sketch;
@@ -162,10 +163,8 @@ verdict(const struct pskd_frame *f, const char *what, uint32_t match,
 		pskd_writer_write(&dw, f->line, f->linelen);
 		pskd_writer_putc(&dw, '\n');
 	}
-	if (!dup) {
-		pskd_writer_write(&out, f->line, f->linelen);
-		pskd_writer_putc(&out, '\n');
-	}
+	if (!dup)
+		pskd_frame_relay_line(&relay, f->line, f->linelen);
 }
 
 static void
@@ -204,6 +203,7 @@ lsh_file(const char *path)
 
 	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SIGNATURES) == -1)
 		pskd_frame_fail(&fr, path);
+	pskd_frame_relay_attach(&relay, &fr);
 	if (pskd_lsh_params(&ix, &fr.fp, err, sizeof(err)) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s: %s", fr.r.name, err);
 	if (sketch == NULL) {
@@ -254,6 +254,7 @@ apply_file(const char *path, struct pskd_reader *vr, struct pskd_buf *idb)
 
 	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SIGNATURES) == -1)
 		pskd_frame_fail(&fr, path);
+	pskd_frame_relay_attach(&relay, &fr);
 	while ((rc = pskd_frame_next(&fr, &f)) == 1 && !out.error) {
 		if ((rc = pskd_reader_line(vr, &line, &len)) != 1)
 			pskd_errx(PSKD_EXIT_DATA, "%s: fewer verdicts than "
@@ -278,8 +279,7 @@ apply_file(const char *path, struct pskd_reader *vr, struct pskd_buf *idb)
 			}
 			continue;
 		}
-		pskd_writer_write(&out, f.line, f.linelen);
-		pskd_writer_putc(&out, '\n');
+		pskd_frame_relay_line(&relay, f.line, f.linelen);
 	}
 	if (rc == -1)
 		pskd_frame_fail(&fr, NULL);
@@ -425,6 +425,7 @@ main(int argc, char **argv)
 		if (pskd_reader_open(&vr, apply) == -1)
 			pskd_err(PSKD_EXIT_DATA, "%s", apply);
 		pskd_writer_init(&out, 1, "<stdout>");
+		pskd_frame_relay_init(&relay, &out);
 		if (opt.dropped)
 			open_out(&df, &dw, opt.dropped);
 		if (argc == 0)
@@ -446,6 +447,7 @@ main(int argc, char **argv)
 		pskd_errx(PSKD_EXIT_DATA, "%s", err);
 	keys = pskd_xreallocarray(NULL, opt.b, sizeof(*keys));
 	pskd_writer_init(&out, 1, "<stdout>");
+	pskd_frame_relay_init(&relay, &out);
 	pskd_pipe_grow(1);
 	if (opt.verdicts)
 		open_out(&vf, &vw, opt.verdicts);

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "frame.h"
@@ -578,4 +579,62 @@ pskd_frame_relay_u32(struct pskd_frame_relay *rl, const struct pskd_frame *f,
 	p = own(rl, 4 * (size_t)count);
 	for (i = 0; i < count; i++)
 		pskd_put_le32(p + 4 * (size_t)i, v[i]);
+}
+
+static void
+relay_refill(void *arg)
+{
+	pskd_frame_relay_flush(arg);
+}
+
+void
+pskd_frame_relay_watch(struct pskd_frame_relay *rl, struct pskd_reader *r)
+{
+	r->refill = relay_refill;
+	r->refill_arg = rl;
+}
+
+unsigned char *
+pskd_frame_relay_begin(struct pskd_frame_relay *rl, const unsigned char *id,
+    size_t idlen, const unsigned char *line, size_t linelen, uint32_t max)
+{
+	struct pskd_writer *w = rl->w;
+	size_t hl;
+
+	if (idlen > PSKD_FRAME_MAX_ID)
+		idlen = PSKD_FRAME_MAX_ID;
+	hl = PSKD_FRAME_HEAD_SIZE + idlen;
+	/* Room now for all of it, so that nothing is flushed before _end. */
+	if (rl->niov > PSKD_RELAY_IOV - 4 ||
+	    hl + 8 * (size_t)max > w->cap - w->len)
+		pskd_frame_relay_flush(rl);
+	rl->head = own(rl, hl + 8 * (size_t)max);
+	w->len -= 8 * (size_t)max;
+	w->total -= 8 * (size_t)max;
+	encode_head(rl->head, &idlen, linelen, max);
+	memcpy(rl->head + PSKD_FRAME_HEAD_SIZE, id, idlen);
+	ref(rl, line, linelen);
+	rl->max = max;
+	return own(rl, 8 * (size_t)max);
+}
+
+void
+pskd_frame_relay_end(struct pskd_frame_relay *rl, uint32_t count)
+{
+	struct pskd_writer *w = rl->w;
+
+	if (count > rl->max)
+		abort();	/* more than the caller made room for */
+	pskd_put_le32(rl->head + 8, count);
+	w->len -= 8 * (size_t)(rl->max - count);
+	w->total -= 8 * (size_t)(rl->max - count);
+	rl->head = NULL;
+}
+
+void
+pskd_frame_relay_line(struct pskd_frame_relay *rl, const unsigned char *line,
+    size_t len)
+{
+	ref(rl, line, len);
+	*own(rl, 1) = '\n';
 }

@@ -153,6 +153,8 @@ struct pskd_frame_relay {
 	struct pskd_writer *w;
 	size_t		 seg;		/* w->buf[seg..len) not yet in iov */
 	int		 niov;
+	unsigned char	*head;		/* of the frame begun, in w->buf */
+	uint32_t	 max;		/* its values' room */
 	struct iovec	 iov[PSKD_RELAY_IOV];
 };
 
@@ -164,6 +166,25 @@ void	pskd_frame_relay_attach(struct pskd_frame_relay *rl,
 /* Write f's id and line with count values v (host ints, 4 bytes each). */
 void	pskd_frame_relay_u32(struct pskd_frame_relay *rl,
 	    const struct pskd_frame *f, const uint32_t *v, uint32_t count);
+/*
+ * Frames relayed through rl whose lines come from the line reader r:
+ * rl is flushed before r's buffer moves.  Flush it before closing r.
+ */
+void	pskd_frame_relay_watch(struct pskd_frame_relay *rl,
+	    struct pskd_reader *r);
+/*
+ * Begin a frame of id and line with at most max 8-byte values; returns
+ * where they go, unaligned, little-endian, for pskd_frame_relay_end() to
+ * close the frame with the count actually written there.  Nothing goes
+ * out in between.
+ */
+unsigned char *pskd_frame_relay_begin(struct pskd_frame_relay *rl,
+	    const unsigned char *id, size_t idlen, const unsigned char *line,
+	    size_t linelen, uint32_t max);
+void	pskd_frame_relay_end(struct pskd_frame_relay *rl, uint32_t count);
+/* A line and its newline, not a frame (the kept documents of pskd-lsh). */
+void	pskd_frame_relay_line(struct pskd_frame_relay *rl,
+	    const unsigned char *line, size_t len);
 /* Write out everything relayed so far; 0, or -1 with w->error set. */
 int	pskd_frame_relay_flush(struct pskd_frame_relay *rl);
 

@@ -148,6 +148,9 @@ struct pskd_reader {
 	uint64_t	 lineno;	/* number of the line last returned */
 	uint64_t	 offset;	/* stream offset of buf[pos] */
 	int		 noeol;		/* last line returned had no '\n' */
+	/* Called before the buffer's bytes move or are overwritten. */
+	void		(*refill)(void *);
+	void		*refill_arg;
 };
 
 /* path NULL or "-" means stdin.  Returns 0, or -1 with errno set. */

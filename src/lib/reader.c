@@ -57,6 +57,8 @@ fill(struct pskd_reader *r)
 
 	if (r->eof)
 		return 0;
+	if (r->refill != NULL)
+		r->refill(r->refill_arg);
 	if (r->pos > 0 && (r->end == r->cap || r->pos == r->end ||
 	    r->pos >= r->cap / 2)) {
 		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
@@ -130,6 +132,8 @@ pskd_reader_peek(struct pskd_reader *r, size_t n, const unsigned char **p)
 	ssize_t got;
 
 	while (r->end - r->pos < n) {
+		if (r->refill != NULL && !r->eof)
+			r->refill(r->refill_arg);
 		if (r->pos > 0 && r->cap - r->pos < n) {
 			memmove(r->buf, r->buf + r->pos, r->end - r->pos);
 			r->end -= r->pos;
