@@ -31,6 +31,7 @@ static struct {
 } opt = { 0, 0, "text", PSKD_UNIT_WORDS, 5, PSKD_NORM_ALL };
 
 static struct pskd_writer out;
+static struct pskd_frame_relay relay;	/* lines go out from the reader's buffer */
 static struct pskd_norm nm;
 static struct pskd_buf idbuf, ntext, seps;
 static const unsigned char *textp;
@@ -145,34 +146,51 @@ sort_u64(uint64_t *a, size_t n)
 	}
 }
 
-/* Drop the repeats of a sorted array; returns how many are left. */
+static inline uint64_t
+at(const unsigned char *d, size_t i)
+{
+	return pskd_get_le64(d + 8 * i);
+}
+
+static inline void
+put(unsigned char *d, size_t i, uint64_t v)
+{
+	pskd_put_le64(d + 8 * i, v);
+}
+
+/*
+ * The distinct values of the sorted a[0..n) to d, little-endian; returns
+ * how many.
+ */
 static size_t
-unique(uint64_t *a, size_t n)
+unique(const uint64_t *a, size_t n, unsigned char *d)
 {
 	size_t i, j;
 	uint64_t last;
 
 	if (n == 0)
 		return 0;
-	for (i = 1, j = 1, last = a[0]; i < n; i++)
+	put(d, 0, last = a[0]);
+	for (i = 1, j = 1; i < n; i++)
 		if (a[i] != last)
-			a[j++] = last = a[i];
+			put(d, j++, last = a[i]);
 	return j;
 }
 
 /*
- * Sort the hashes a[0..n) and drop the repeats; returns how many are left.
- * cnt[0] and cnt[1] count bits 48..55 and 56..63 of the hashes (the
- * hashing loop keeps them).  Hashes are uniform: two counting passes on
- * those 16 bits, lower byte first, leave only the few pairs that share
- * them out of order, and the last pass puts each such hash in its place
- * as it drops repeats.  That beats one pass on more bits, whose counts
- * must be cleared and summed for every document, and which leaves more
- * neighbours out of order, each a mispredicted branch.  A skewed input
- * (the fix-ups moving more than 8n hashes) goes to the quicksort.
+ * Sort the hashes a[0..n) and write the distinct ones to d, ascending,
+ * little-endian (the values of the frame, in the writer's buffer); returns
+ * how many.  cnt[0] and cnt[1] count bits 48..55 and 56..63 of the hashes
+ * (the hashing loop keeps them).  Hashes are uniform: two counting passes
+ * on those 16 bits, lower byte first, leave only the few pairs that share
+ * them out of order, and the last pass, to d, puts each such hash in its
+ * place as it drops repeats.  That beats one pass on more bits, whose
+ * counts must be cleared and summed for every document, and which leaves
+ * more neighbours out of order, each a mispredicted branch.  A skewed
+ * input (the fix-ups moving more than 8n hashes) goes to the quicksort.
  */
 static size_t
-sort_unique(uint64_t *a, size_t n, uint32_t cnt[2][256])
+sort_unique(uint64_t *a, size_t n, uint32_t cnt[2][256], unsigned char *d)
 {
 	static uint64_t *tmp;
 	static size_t cap;
@@ -182,7 +200,7 @@ sort_unique(uint64_t *a, size_t n, uint32_t cnt[2][256])
 
 	if (n < 64) {
 		sort_u64(a, n);
-		return unique(a, n);
+		return unique(a, n, d);
 	}
 	if (n > cap) {
 		cap = n + n / 2;
@@ -196,27 +214,31 @@ sort_unique(uint64_t *a, size_t n, uint32_t cnt[2][256])
 		tmp[cnt[0][a[i] >> 48 & 255]++] = a[i];
 	for (i = 0; i < n; i++)
 		a[cnt[1][tmp[i] >> 56]++] = tmp[i];
-	for (i = 1, j = 1, moves = 0, last = a[0]; i < n; i++) {
+	put(d, 0, last = a[0]);
+	for (i = 1, j = 1, moves = 0; i < n; i++) {
 		t = a[i];
 		if (t > last) {
-			a[j++] = last = t;
+			put(d, j++, last = t);
 			continue;
 		}
 		if (t == last)
 			continue;
 		/* Its place among the j sorted ones, unless it is there. */
-		for (k = j - 1; k > 0 && a[k - 1] > t; k--)
+		for (k = j - 1; k > 0 && at(d, k - 1) > t; k--)
 			;
-		if (k > 0 && a[k - 1] == t)
+		if (k > 0 && at(d, k - 1) == t)
 			continue;
 		moves += j - k;
 		if (moves > 8 * n) {
+			/* a[0..i) is spent: the j sorted ones go back there. */
+			for (k = 0; k < j; k++)
+				a[k] = at(d, k);
 			memmove(a + j, a + i, (n - i) * sizeof(*a));
 			sort_u64(a, j + n - i);
-			return unique(a, j + n - i);
+			return unique(a, j + n - i, d);
 		}
-		memmove(a + k + 1, a + k, (j - k) * sizeof(*a));
-		a[k] = t;
+		memmove(d + 8 * (k + 1), d + 8 * k, 8 * (j - k));
+		put(d, k, t);
 		j++;
 	}
 	return j;
@@ -315,24 +337,22 @@ need_hv(size_t n)
 } while (0)
 
 /*
- * Hash the n-grams of the normalised text s[0..len); returns the number of
- * values.  For words, seps holds the offsets of the spaces between them
+ * Hash the n-grams of the normalised text s[0..len) into hv, counting the
+ * top bytes of the hashes into cnt for sort_unique(); returns how many.  For words, seps holds the offsets of the spaces between them
  * between two sentinels, -1 and len: word k starts one past sv[k - 1] and
  * ends at sv[k], and n-grams are hashed straight from them.  The n-grams,
  * as start << 32 | length, are first dealt into three length classes (a
  * store into each, the right count moving; no branch), so that each class
- * is hashed by a loop without length branches.  The order of hv does not
- * matter, it is sorted; the top bytes are counted for that while the
- * hash waits on its multiplies.
+ * is hashed by a loop without length branches.  The top bytes are
+ * counted while the hash waits on its multiplies.
  */
 static size_t
-shingles(const unsigned char *s, size_t len)
+shingles(const unsigned char *s, size_t len, uint32_t cnt[2][256])
 {
 	const uint32_t *sv = (const uint32_t *)(void *)seps.p + 1;
 	size_t nb = 0, i, nh, w = opt.n, a, b, k, n1 = 0, n2 = 0;
 	int words = opt.unit == PSKD_UNIT_WORDS;
 	int huge = !words && len > UINT32_MAX;
-	uint32_t cnt[2][256];
 	uint64_t *c0, *c1, *c2, x;
 
 	if (len == 0)
@@ -378,7 +398,7 @@ shingles(const unsigned char *s, size_t len)
 		n1 += HASH_17TO32 && b - a - 17 < 16;
 		n2 += HASH_33TO64 && b - a - 33 < 32;
 	}
-	memset(cnt, 0, sizeof(cnt));
+	memset(cnt, 0, 2 * 256 * sizeof(cnt[0][0]));
 	k = 0;
 	for (i = 0; i < nh - n1 - n2; i++) {
 		a = huge ? pos[i] : c0[i] >> 32;
@@ -389,7 +409,7 @@ shingles(const unsigned char *s, size_t len)
 		KEEP(hash17to32(s + (c1[i] >> 32), (uint32_t)c1[i]));
 	for (i = 0; i < n2; i++)
 		KEEP(hash33to64(s + (c2[i] >> 32), (uint32_t)c2[i]));
-	return sort_unique(hv, nh, cnt);
+	return nh;
 }
 
 static int
@@ -470,12 +490,14 @@ shingle_file(const char *path)
 {
 	struct pskd_reader r;
 	const unsigned char *line;
+	unsigned char *d;
 	size_t len, nh;
-	uint32_t minus1 = UINT32_MAX, end;
+	uint32_t minus1 = UINT32_MAX, end, cnt[2][256];
 	int rc;
 
 	if (pskd_reader_open(&r, path) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	pskd_frame_relay_watch(&relay, &r);
 	while ((rc = pskd_reader_line(&r, &line, &len)) == 1) {
 		if (document(r.name, r.lineno, line, len) == -1)
 			continue;
@@ -488,15 +510,18 @@ shingle_file(const char *path)
 		    &seps : NULL);
 		end = (uint32_t)ntext.len;
 		pskd_buf_add(&seps, &end, sizeof(end));
-		nh = shingles(ntext.p, ntext.len);
+		nh = shingles(ntext.p, ntext.len, cnt);
 		if (nh > UINT32_MAX)
 			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: too many shingles",
 			    r.name, (unsigned long long)r.lineno);
-		pskd_frame_write_u64(&out, idbuf.p, idbuf.len, line, len, hv,
-		    (uint32_t)nh);
+		d = pskd_frame_relay_begin(&relay, idbuf.p, idbuf.len, line,
+		    len, (uint32_t)nh);
+		pskd_frame_relay_end(&relay, (uint32_t)sort_unique(hv, nh, cnt,
+		    d));
 		if (out.error)
 			break;
 	}
+	pskd_frame_relay_flush(&relay);
 	if (rc == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", r.name);
 	pskd_reader_close(&r);
@@ -550,6 +575,7 @@ main(int argc, char **argv)
 
 	pskd_refuse_tty(1, "<stdout>");
 	pskd_writer_init(&out, 1, "<stdout>");
+	pskd_frame_relay_init(&relay, &out);
 	pskd_pipe_grow(1);
 	pskd_norm_init(&nm, opt.norm);
 	memset(&fp, 0, sizeof(fp));
