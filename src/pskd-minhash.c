@@ -147,7 +147,7 @@ main(int argc, char **argv)
 	pskd_frame_relay_init(&relay, &out);
 	pskd_pipe_grow(1);
 	pskd_minhash_init(&mh, k, family, seed);
-	mh.simd = portable ? 0 : 2;
+	mh.simd = portable || !pskd_simd() ? 0 : 2;
 	sig = pskd_xreallocarray(NULL, k, sizeof(*sig));
 	if (argc == 0)
 		sign_file(NULL);

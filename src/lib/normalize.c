@@ -19,10 +19,11 @@ pskd_norm_init(struct pskd_norm *nm, unsigned flags)
 	nm->memo = pskd_xcalloc((size_t)1 << PSKD_NORM_MEMO_BITS,
 	    sizeof(*nm->memo));
 #if defined(__x86_64__) && defined(__GNUC__)
-	nm->avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	nm->avx2 = pskd_simd() && __builtin_cpu_supports("avx2") ? 1 : 0;
 #else
 	nm->avx2 = 0;
 #endif
+	nm->sse2 = pskd_simd();
 	for (c = 0; c < 128; c++) {
 		nm->ascii[c] = (unsigned char)c;
 		if (c < 0x20 || c == 0x7f || c == ' ')
@@ -450,7 +451,8 @@ pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 			i = norm_ascii32(nm, &o, s, i, n, collapse);
 #endif
 #ifdef __SSE2__
-		i = norm_ascii16(nm, &o, s, i, n, collapse);
+		if (nm->sse2)
+			i = norm_ascii16(nm, &o, s, i, n, collapse);
 #endif
 		lim = n - i < 16 ? n : i + 16;
 		i = norm_ascii(nm, &o, s, i, lim, collapse);

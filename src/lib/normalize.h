@@ -24,6 +24,7 @@ struct pskd_norm_memo {
 struct pskd_norm {
 	unsigned	flags;		/* PSKD_NORM_* */
 	int		avx2;		/* the processor has AVX2 */
+	int		sse2;		/* and SSE2, unless PSKD_SIMD=0 */
 	unsigned char	ascii[128];	/* the map of ASCII bytes */
 	uint16_t	word[128];	/* the byte (' ' for a space), 0x100 if not */
 	uint32_t	spos[256];	/* the first 4 set bits of a byte, 1 a byte */

@@ -101,6 +101,11 @@ pskd_put_le64(unsigned char *p, uint64_t v)
 	pskd_put_le32(p + 4, (uint32_t)(v >> 32));
 }
 
+/* ---- simd.c ------------------------------------------------------------ */
+
+/* 0 if PSKD_SIMD=0 or off asks for the portable code paths, else 1. */
+int	pskd_simd(void);
+
 /* ---- io.c: whole reads and writes, pipes, atomic output files ---------- */
 
 #define PSKD_BUFSIZE	(1u << 20)	/* 1 MiB: every buffered stream */
