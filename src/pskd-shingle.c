@@ -16,6 +16,10 @@
 #include "frame.h"
 #include "normalize.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 static const char usage_text[] =
     "pskd-shingle [-ls] [-c N | -w N] [-f field] [-n steps] [file ...]";
 
@@ -300,6 +304,53 @@ hash33to64(const unsigned char *p, size_t len)
 #define hash33to64(p, len)	XXH3_64bits_withSeed((p), (len), SHINGLE_SEED)
 #endif
 
+#if defined(__x86_64__) && defined(__GNUC__) && HASH_17TO32
+#define HAVE_DEAL512	1
+static int avx512;		/* deal512() may run */
+
+/*
+ * The dealing loop of shingles() for word n-grams, eight at a time: the
+ * n-grams' starts and lengths from two loads of the separators, and each
+ * class's share packed to the front of a vector (a compress) and stored
+ * whole; the stores past a class's count fall in its own room, which is
+ * nh long, and are overwritten or never read.  Returns how many n-grams
+ * it dealt, a multiple of 8; *n1 and *n2 count the second and third class.
+ */
+__attribute__((target("avx512f,avx512vl,popcnt"))) static size_t
+deal512(const uint32_t *sv, size_t nh, size_t w, uint64_t *c0, uint64_t *c1,
+    uint64_t *c2, size_t *n1, size_t *n2)
+{
+	const __m256i one = _mm256_set1_epi32(1);
+	const __m256i m17 = _mm256_set1_epi32(17), m33 = _mm256_set1_epi32(33);
+	const __m256i k16 = _mm256_set1_epi32(16), k32 = _mm256_set1_epi32(32);
+	__m256i a, len;
+	__m512i x;
+	__mmask8 s1, s2, s0;
+	size_t i, j0 = 0, j1 = 0, j2 = 0;
+
+	for (i = 0; i + 8 <= nh; i += 8) {
+		a = _mm256_add_epi32(_mm256_loadu_si256((const void *)
+		    (sv + i - 1)), one);
+		len = _mm256_sub_epi32(_mm256_loadu_si256((const void *)
+		    (sv + i + w - 1)), a);
+		x = _mm512_or_si512(_mm512_slli_epi64(_mm512_cvtepu32_epi64(a),
+		    32), _mm512_cvtepu32_epi64(len));
+		s1 = _mm256_cmplt_epu32_mask(_mm256_sub_epi32(len, m17), k16);
+		s2 = _mm256_cmplt_epu32_mask(_mm256_sub_epi32(len, m33), k32);
+		s0 = (__mmask8)~(s1 | s2);
+		_mm512_storeu_si512(c0 + j0, _mm512_maskz_compress_epi64(s0, x));
+		_mm512_storeu_si512(c1 + j1, _mm512_maskz_compress_epi64(s1, x));
+		_mm512_storeu_si512(c2 + j2, _mm512_maskz_compress_epi64(s2, x));
+		j0 += (size_t)__builtin_popcount(s0);
+		j1 += (size_t)__builtin_popcount(s1);
+		j2 += (size_t)__builtin_popcount(s2);
+	}
+	*n1 = j1;
+	*n2 = j2;
+	return i;
+}
+#endif
+
 static void
 need_pos(size_t n)
 {
@@ -338,9 +389,10 @@ need_hv(size_t n)
 
 /*
  * Hash the n-grams of the normalised text s[0..len) into hv, counting the
- * top bytes of the hashes into cnt for sort_unique(); returns how many.  For words, seps holds the offsets of the spaces between them
- * between two sentinels, -1 and len: word k starts one past sv[k - 1] and
- * ends at sv[k], and n-grams are hashed straight from them.  The n-grams,
+ * top bytes of the hashes into cnt for sort_unique(); returns how many.
+ * For words, seps holds the offsets of the spaces between them between
+ * two sentinels, -1 and len: word k starts one past sv[k - 1] and ends at
+ * sv[k], and n-grams are hashed straight from them.  The n-grams,
  * as start << 32 | length, are first dealt into three length classes (a
  * store into each, the right count moving; no branch), so that each class
  * is hashed by a loop without length branches.  The top bytes are
@@ -386,7 +438,12 @@ shingles(const unsigned char *s, size_t len, uint32_t cnt[2][256])
 		need_spans(3 * nh);
 		c0 = spans, c1 = spans + nh, c2 = spans + 2 * nh;
 	}
-	for (i = 0; i < nh && !huge; i++) {
+	i = 0;
+#ifdef HAVE_DEAL512
+	if (words && avx512)
+		i = deal512(sv, nh, w, c0, c1, c2, &n1, &n2);
+#endif
+	for (; i < nh && !huge; i++) {
 		if (words)
 			a = (uint32_t)(sv[i - 1] + 1), b = sv[i + w - 1];
 		else
@@ -578,6 +635,10 @@ main(int argc, char **argv)
 	pskd_frame_relay_init(&relay, &out);
 	pskd_pipe_grow(1);
 	pskd_norm_init(&nm, opt.norm);
+#ifdef HAVE_DEAL512
+	avx512 = pskd_simd() && __builtin_cpu_supports("avx512f") &&
+	    __builtin_cpu_supports("avx512vl");
+#endif
 	memset(&fp, 0, sizeof(fp));
 	fp.kind = PSKD_FRAME_SHINGLES;
 	fp.unit = opt.unit;
