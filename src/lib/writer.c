@@ -15,6 +15,8 @@ pskd_writer_init(struct pskd_writer *w, int fd, const char *name)
 	w->name = name;
 	w->cap = PSKD_BUFSIZE;
 	w->buf = pskd_xmalloc(w->cap);
+	/* One call, not a page fault at a time (see pskd_prefault). */
+	pskd_prefault(w->buf, w->cap);
 	pskd_pipe_grow(fd);
 }
 
