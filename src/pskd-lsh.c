@@ -336,6 +336,7 @@ main(int argc, char **argv)
 	int c, i, mode = 0;
 
 	pskd_setprogname(argv[0]);
+	pskd_set_bufsize(PSKD_WORK_BUFSIZE);
 	memset(&mr, 0, sizeof(mr));
 	while ((c = getopt_long(argc, argv, "b:i:m:o:Pqr:s:t:v", longopts,
 	    NULL)) != -1) {

@@ -113,6 +113,7 @@ main(int argc, char **argv)
 	int c, i, portable = 0;
 
 	pskd_setprogname(argv[0]);
+	pskd_set_bufsize(PSKD_WORK_BUFSIZE);
 	while ((c = getopt_long(argc, argv, "a:k:s:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':

@@ -602,6 +602,7 @@ main(int argc, char **argv)
 	int c, cset = 0, wset = 0, i;
 
 	pskd_setprogname(argv[0]);
+	pskd_set_bufsize(PSKD_WORK_BUFSIZE);
 	while ((c = getopt_long(argc, argv, "c:f:ln:sw:", longopts,
 	    NULL)) != -1) {
 		switch (c) {

@@ -233,8 +233,8 @@ read_big(struct pskd_frame_reader *fr, size_t size)
 	fr->body.len = 0;
 	while (fr->body.len < size) {
 		chunk = size - fr->body.len;
-		if (chunk > PSKD_BUFSIZE)
-			chunk = PSKD_BUFSIZE;
+		if (chunk > pskd_bufsize())
+			chunk = pskd_bufsize();
 		pskd_buf_reserve(&fr->body, chunk);
 		got = pskd_reader_read(&fr->r, fr->body.p + fr->body.len, chunk);
 		if (got < 0)

@@ -57,6 +57,20 @@ pskd_write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+static size_t bufsize = PSKD_BUFSIZE;
+
+void
+pskd_set_bufsize(size_t n)
+{
+	bufsize = n;
+}
+
+size_t
+pskd_bufsize(void)
+{
+	return bufsize;
+}
+
 void
 pskd_pipe_grow(int fd)
 {

@@ -14,7 +14,7 @@ pskd_reader_fdopen(struct pskd_reader *r, int fd, const char *name)
 	memset(r, 0, sizeof(*r));
 	r->fd = fd;
 	r->name = name;
-	r->cap = PSKD_BUFSIZE;
+	r->cap = pskd_bufsize();
 	r->buf = pskd_xmalloc(r->cap);
 	pskd_pipe_grow(fd);
 }

@@ -13,7 +13,7 @@ pskd_writer_init(struct pskd_writer *w, int fd, const char *name)
 	memset(w, 0, sizeof(*w));
 	w->fd = fd;
 	w->name = name;
-	w->cap = PSKD_BUFSIZE;
+	w->cap = pskd_bufsize();
 	w->buf = pskd_xmalloc(w->cap);
 	/* One call, not a page fault at a time (see pskd_prefault). */
 	pskd_prefault(w->buf, w->cap);
