@@ -41,6 +41,7 @@ struct pskd_lsh_band {
 	uint32_t	*e;
 	size_t		 cap;		/* entries */
 	size_t		 res;		/* bytes mapped */
+	size_t		 in;		/* bytes faulted in (pskd_prefault()) */
 	struct pskd_lsh_chunk *chunk;	/* 2^c + 1 */
 };
 
