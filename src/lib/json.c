@@ -100,10 +100,17 @@ plain_run(const unsigned char *p, size_t i, size_t n, int *bad)
 	uint32_t cp;
 	size_t k;
 
+#ifdef __SSE2__
+	static int simd = -1;
+
+	if (simd == -1)
+		simd = pskd_simd();
+#endif
 	*bad = 0;
 	for (;;) {
 #ifdef __SSE2__
-		i = skip_plain16(p, i, n);
+		if (simd)
+			i = skip_plain16(p, i, n);
 #endif
 		while (i < n && p[i] != '"' && p[i] != '\\' && p[i] >= 0x20 &&
 		    p[i] < 0x80)
