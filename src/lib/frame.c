@@ -471,6 +471,7 @@ pskd_frame_relay_init(struct pskd_frame_relay *rl, struct pskd_writer *w)
 	/* What w holds already goes out first, as the first segment. */
 	memset(rl, 0, sizeof(*rl));
 	rl->w = w;
+	rl->cap = w->cap;
 }
 
 void
@@ -525,6 +526,11 @@ pskd_frame_relay_flush(struct pskd_frame_relay *rl)
 	}
 	rl->niov = 0;
 	w->len = rl->seg = 0;
+	if (w->cap > rl->cap) {
+		/* Back to its size after a frame that did not fit. */
+		w->buf = pskd_xrealloc(w->buf, rl->cap);
+		w->cap = rl->cap;
+	}
 	return w->error ? -1 : 0;
 }
 

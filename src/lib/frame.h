@@ -153,6 +153,7 @@ struct pskd_frame_relay {
 	struct pskd_writer *w;
 	size_t		 seg;		/* w->buf[seg..len) not yet in iov */
 	int		 niov;
+	size_t		 cap;		/* w->cap at init; a flush restores it */
 	unsigned char	*head;		/* of the frame begun, in w->buf */
 	uint32_t	 max;		/* its values' room */
 	struct iovec	 iov[PSKD_RELAY_IOV];

@@ -73,9 +73,12 @@ fill(struct pskd_reader *r)
 		r->buf = pskd_xrealloc(r->buf, r->cap * 2);
 		r->cap *= 2;
 	}
-	/* A long input fills it all: fault it in at once (pskd_prefault). */
-	if (r->in < r->cap) {
-		pskd_prefault(r->buf + r->in, r->cap - r->in);
+	/*
+	 * A long input fills it all: fault it in at once (pskd_prefault);
+	 * not what it grows by for a long line, which may stay unused.
+	 */
+	if (r->in == 0) {
+		pskd_prefault(r->buf, r->cap);
 		r->in = r->cap;
 	}
 	for (;;) {
@@ -137,7 +140,7 @@ pskd_reader_peek(struct pskd_reader *r, size_t n, const unsigned char **p)
 	ssize_t got;
 
 	while (r->end - r->pos < n) {
-		if (r->refill != NULL && !r->eof)
+		if (r->refill != NULL)
 			r->refill(r->refill_arg);
 		if (r->pos > 0 && r->cap - r->pos < n) {
 			memmove(r->buf, r->buf + r->pos, r->end - r->pos);
