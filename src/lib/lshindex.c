@@ -283,7 +283,7 @@ ahead(void *p, size_t *in, size_t used, size_t res)
 
 	if (used <= *in)
 		return;
-	to = (used + AHEAD) & ~(size_t)4095;
+	to = used + AHEAD;	/* pskd_prefault() takes whole pages */
 	if (to > res)
 		to = res;
 	pskd_prefault((unsigned char *)p + *in, to - *in);

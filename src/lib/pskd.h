@@ -169,7 +169,7 @@ struct pskd_reader {
 	uint64_t	 lineno;	/* number of the line last returned */
 	uint64_t	 offset;	/* stream offset of buf[pos] */
 	int		 noeol;		/* last line returned had no '\n' */
-	size_t		 in;		/* buf faulted in, at its first fill */
+	int		 faulted;	/* buf faulted in, at its first fill */
 	/* Called before the buffer's bytes move or are overwritten. */
 	void		(*refill)(void *);
 	void		*refill_arg;

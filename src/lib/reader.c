@@ -77,9 +77,9 @@ fill(struct pskd_reader *r)
 	 * A long input fills it all: fault it in at once (pskd_prefault);
 	 * not what it grows by for a long line, which may stay unused.
 	 */
-	if (r->in == 0) {
+	if (!r->faulted) {
 		pskd_prefault(r->buf, r->cap);
-		r->in = r->cap;
+		r->faulted = 1;
 	}
 	for (;;) {
 		n = read(r->fd, r->buf + r->end, r->cap - r->end);

@@ -74,16 +74,23 @@ for line in open(sys.argv[1]):
 print(time.process_time() - t)
 PY
 
-# CPU seconds (user + system) of a command, best of 3; the machine is
-# shared, so CPU time is steadier than wall time.
-cpu() {
+# The least of three runs of a command that prints seconds.
+best3() {
 	best=
 	for i in 1 2 3; do
-		/usr/bin/time -f "%U %S" -o t.out sh -c "$1" > /dev/null 2>&1
-		s=$(awk '{ print $1 + $2 }' t.out)
+		s=$("$@")
 		best=$(echo "$s ${best:-$s}" | awk '{ print ($1 < $2) ? $1 : $2 }')
 	done
 	echo "$best"
+}
+# CPU seconds (user + system) of a command, best of 3; the machine is
+# shared, so CPU time is steadier than wall time.
+cpu1() {
+	/usr/bin/time -f "%U %S" -o t.out sh -c "$1" > /dev/null 2>&1
+	awk '{ print $1 + $2 }' t.out
+}
+cpu() {
+	best3 cpu1 "$1"
 }
 wall() {
 	/usr/bin/time -f "%e" -o t.out sh -c "$1" > /dev/null 2>&1
@@ -113,27 +120,22 @@ rate "the three piped, wall clock" "$w" "$bytes" "$docs"
 # above count the shells and taskset too (about 0.03 s on these
 # machines, where starting a process is dear); "own" adds up what each
 # of the three programs used, as time(1) reports it for each.
-own3() {	# minhash flags; best of 3 of the three programs' CPU
-	best=
-	for i in 1 2 3; do
-		taskset -c 0 sh -c "/usr/bin/time -f '%U %S' -o t1.out \
-		    pskd-shingle corpus.jsonl | /usr/bin/time -f '%U %S' \
-		    -o t2.out pskd-minhash $1 | /usr/bin/time -f '%U %S' \
-		    -o t3.out pskd-lsh -q > /dev/null"
-		s=$(cat t1.out t2.out t3.out | awk '{ s += $1 + $2 } END { print s }')
-		best=$(echo "$s ${best:-$s}" | awk '{ print ($1 < $2) ? $1 : $2 }')
-	done
+own1() {	# minhash flags; the three programs' CPU, one run
+	taskset -c 0 sh -c "/usr/bin/time -f '%U %S' -o t1.out \
+	    pskd-shingle corpus.jsonl | /usr/bin/time -f '%U %S' \
+	    -o t2.out pskd-minhash $1 | /usr/bin/time -f '%U %S' \
+	    -o t3.out pskd-lsh -q > /dev/null"
+	cat t1.out t2.out t3.out | awk '{ s += $1 + $2 } END { print s }'
 	rm -f t1.out t2.out t3.out
-	echo "$best"
 }
 if command -v taskset > /dev/null 2>&1; then
 	t8=$(cpu "taskset -c 0 sh -c 'pskd-shingle corpus.jsonl | pskd-minhash | pskd-lsh -q'")
 	rate "the three piped on one core" "$t8" "$bytes" "$docs"
 	t9=$(cpu "taskset -c 0 sh -c 'pskd-shingle corpus.jsonl | pskd-minhash -a oph | pskd-lsh -q'")
 	rate "... -a oph on one core" "$t9" "$bytes" "$docs"
-	t10=$(own3 "")
+	t10=$(best3 own1 "")
 	rate "on one core, the three's own CPU" "$t10" "$bytes" "$docs"
-	t11=$(own3 "-a oph")
+	t11=$(best3 own1 "-a oph")
 	rate "... -a oph, the three's own CPU" "$t11" "$bytes" "$docs"
 fi
 
