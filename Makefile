@@ -1,7 +1,13 @@
-# pskd - one Makefile: libpskd.a, one program per src/pskd-*.c, tests, docs.
-.POSIX:
+# pskd - one Makefile: libpskd.a (src/lib, what two or more programs
+# share), one library per program family (src/FAMILY/*.c, that family's
+# private code), one program per src/pskd-*.c, tests, docs.
+#
+# Needs GNU make (wildcard, patsubst, foreach, eval, shell).  A family
+# says which programs link its library in src/FAMILY/FAMILY.mk, with a line
+# "$(B)/pskd-NAME: $(O)/libpskd-FAMILY.a".
 .SUFFIXES:
 .SECONDARY:
+.DELETE_ON_ERROR:
 
 VERSION = 0.1.0
 
@@ -19,7 +25,7 @@ LDFLAGS =
 WARN    = -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
           -Wmissing-prototypes -Wno-sign-conversion
 WERROR  =
-PSKD_CPPFLAGS = -Isrc/lib -Ibuild/gen -D_FILE_OFFSET_BITS=64 \
+PSKD_CPPFLAGS = -Isrc/lib -Isrc -Ibuild/gen -D_FILE_OFFSET_BITS=64 \
           -DPSKD_DATADIR=\"$(DATADIR)\"
 LIBS    = -Wl,--as-needed -lzstd -lxxhash -lcrypto -lz -lutf8proc -lm -lpthread
 
@@ -31,45 +37,62 @@ ALLCFLAGS = $(PSKD_CPPFLAGS) $(CPPFLAGS) $(WARN) $(WERROR:1=-Werror) $(CFLAGS)
 
 PROGS    = $(patsubst src/%.c,$(B)/%,$(wildcard src/pskd-*.c))
 LIBSRC   = $(wildcard src/lib/*.c)
-LIBOBJ   = $(patsubst src/lib/%.c,$(O)/lib/%.o,$(LIBSRC)) $(GENOBJ)
+LIBOBJ   = $(patsubst src/%.c,$(O)/%.o,$(LIBSRC))
 LIBA     = $(O)/libpskd.a
+# Program families: every folder of src/ but lib (shared), gen (build-time
+# generators) and python.
+FAMILIES = $(filter-out lib gen python,$(patsubst src/%/,%,$(wildcard src/*/)))
+FAMSRC   = $(foreach f,$(FAMILIES),$(wildcard src/$(f)/*.c))
+FAMA     = $(patsubst %,$(O)/libpskd-%.a,$(FAMILIES))
 UNITS    = $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/*.c))
 FUZZERS  = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 REPLAYS  = $(patsubst %,$(O)/tests/replay-%,$(FUZZERS))
 MANPAGES = $(wildcard man/*.[1-9])
-HEADERS  = $(wildcard src/lib/*.h) $(GENHDR)
 
-# Generated sources (tables made at build time) add themselves here.
-GENOBJ =
+# Headers generated at build time (tables); a family's .mk adds its own and
+# names the objects that include them (the -MMD files exist only after a
+# first build).
 GENHDR =
--include src/*.mk
+include $(wildcard src/*/*.mk)
 
 all: $(PROGS)
 
-$(O)/lib/%.o: src/lib/%.c $(HEADERS)
+# -MMD: each object depends on the headers it includes, no more.
+$(O)/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) -c -o $@ $<
-
-$(O)/%.o: src/%.c $(HEADERS)
-	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) -c -o $@ $<
+	$(CC) $(ALLCFLAGS) -MMD -MP -c -o $@ $<
 
 $(LIBA): $(LIBOBJ)
 	@rm -f $@
 	ar rcs $@ $(LIBOBJ)
 
+# A family's library: the objects of src/FAMILY/*.c.
+$(foreach f,$(FAMILIES),$(eval $(O)/libpskd-$(f).a: \
+    $(patsubst src/%.c,$(O)/%.o,$(wildcard src/$(f)/*.c))))
+$(O)/libpskd-%.a:
+	@rm -f $@
+	ar rcs $@ $^
+
+# A program: its own object, the family libraries its family's .mk names,
+# then libpskd.a.
 $(B)/pskd-%: $(O)/pskd-%.o $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) \
+	    $(filter-out $(LIBA),$(filter %.a,$^)) $(LIBA) $(LIBS)
 
-$(O)/tests/%: tests/unit/%.c $(LIBA) $(HEADERS)
+# Unit tests and fuzz replays link whatever they test: every family library.
+$(O)/tests/%: tests/unit/%.c tests/unit/check.h $(FAMA) $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LIBS)
+	$(CC) $(ALLCFLAGS) -MMD -MP $(LDFLAGS) -o $@ $< \
+	    -Wl,--start-group $(FAMA) $(LIBA) -Wl,--end-group $(LIBS)
 
-$(O)/tests/replay-%: tests/fuzz/replay.c tests/fuzz/fuzz-%.c $(LIBA) $(HEADERS)
+$(O)/tests/replay-%: tests/fuzz/replay.c tests/fuzz/fuzz-%.c $(FAMA) $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(LDFLAGS) -o $@ tests/fuzz/replay.c \
-	    tests/fuzz/fuzz-$*.c $(LIBA) $(LIBS)
+	$(CC) $(ALLCFLAGS) -MMD -MP $(LDFLAGS) -o $@ tests/fuzz/replay.c \
+	    tests/fuzz/fuzz-$*.c -Wl,--start-group $(FAMA) $(LIBA) \
+	    -Wl,--end-group $(LIBS)
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)
 
 # ---- tests ----------------------------------------------------------------
 
@@ -108,7 +131,7 @@ fuzz: deps
 	@for f in $(FUZZERS); do \
 	    clang $(PSKD_CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined \
 	        -o build/fuzz/fuzz-$$f tests/fuzz/fuzz-$$f.c \
-	        $(LIBSRC) $(GENSRC) $(LIBS) || exit 1; \
+	        $(LIBSRC) $(FAMSRC) $(LIBS) || exit 1; \
 	    mkdir -p build/fuzz/corpus-$$f; \
 	    echo "fuzz-$$f: $(FUZZTIME) s"; \
 	    build/fuzz/fuzz-$$f -max_total_time=$(FUZZTIME) \

@@ -31,9 +31,9 @@
 #include <unistd.h>
 
 #include "pskd.h"
-#include "curl.h"
-#include "manifest.h"
-#include "sha256.h"
+#include "get/curl.h"
+#include "get/manifest.h"
+#include "get/sha256.h"
 
 static const char usage_text[] =
     "pskd-get [-Pq] [-d dir] [-j jobs] [--checkpoint-interval s] "

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "pskd.h"
-#include "frame.h"
-#include "lshindex.h"
-#include "lshmr.h"
+#include "dedup/frame.h"
+#include "dedup/lshindex.h"
+#include "dedup/lshmr.h"
 
 static const char usage_text[] =
     "pskd-lsh [-Pqv] [-b B] [-r R] [-t T] [-i dir] [-m size]\n"

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "pskd.h"
-#include "frame.h"
-#include "minhash.h"
+#include "dedup/frame.h"
+#include "dedup/minhash.h"
 
 static const char usage_text[] =
     "pskd-minhash [-a family] [-k K] [-s seed] [file ...]";

@@ -13,8 +13,8 @@
 #include <xxhash.h>
 
 #include "pskd.h"
-#include "frame.h"
-#include "normalize.h"
+#include "dedup/frame.h"
+#include "dedup/normalize.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "pskd.h"
-#include "perm.h"
+#include "batch/perm.h"
 
 static const char usage_text[] =
     "pskd-shuffle [-i] [-B batch] [-e epoch] [-n count] [-s seed]\n"

@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "pskd.h"
-#include "bpe.h"
-#include "bpetrain.h"
-#include "charvocab.h"
-#include "pretok.h"
-#include "ranks.h"
+#include "tok/bpe.h"
+#include "tok/bpetrain.h"
+#include "tok/charvocab.h"
+#include "tok/pretok.h"
+#include "tok/ranks.h"
 
 static const char usage_text[] =
     "pskd-tok [-bPq] [-E encoding] [-v vocab] [-e token | --no-eot]\n"

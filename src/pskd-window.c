@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "pskd.h"
-#include "gather.h"
+#include "batch/gather.h"
 
 static const char usage_text[] =
     "pskd-window [--single] [-s stride] -t length [file]";

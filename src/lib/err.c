@@ -7,6 +7,7 @@
 #include "pskd.h"
 
 const char *pskd_progname = "pskd";
+static const char *usage_text;
 
 void
 pskd_setprogname(const char *argv0)
@@ -17,6 +18,18 @@ pskd_setprogname(const char *argv0)
 		return;
 	slash = strrchr(argv0, '/');
 	pskd_progname = slash ? slash + 1 : argv0;
+}
+
+void
+pskd_init(char **argv, const char *usage)
+{
+	if (argv != NULL && argv[0] != NULL) {
+		pskd_setprogname(argv[0]);
+		/* getopt's own messages name argv[0]: make it "pskd-NAME" too. */
+		argv[0] = (char *)pskd_progname;
+	}
+	usage_text = usage;
+	pskd_signals_init();
 }
 
 void
@@ -94,6 +107,10 @@ pskd_usage_error(const char *usage)
 	char line[4096];
 	int n;
 
+	if (usage == NULL)
+		usage = usage_text;
+	if (usage == NULL)
+		exit(PSKD_EXIT_USAGE);
 	n = snprintf(line, sizeof(line), "usage: %s\n", usage);
 	if (n > 0)
 		(void)pskd_write_all(2, line, (size_t)n < sizeof(line) ?

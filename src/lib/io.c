@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -173,6 +174,48 @@ pskd_fsync_dir(const char *path)
 	return r;
 }
 
+/*
+ * Remove ".BASE.tmp.PID" files in dir whose PID is no longer running: what a
+ * killed run of any pskd program left of an output named BASE.
+ */
+void
+pskd_tmp_sweep(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	size_t blen = strlen(base), dirlen = (size_t)(base - path);
+	struct dirent *e;
+	char *dir, *victim;
+	const char *p;
+	long pid;
+	DIR *d;
+
+	dir = dirlen ? pskd_xstrndup(path, dirlen) : pskd_xstrdup(".");
+	d = opendir(dir);
+	if (d == NULL) {
+		free(dir);
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] != '.' || strncmp(e->d_name + 1, base, blen) != 0 ||
+		    strncmp(e->d_name + 1 + blen, ".tmp.", 5) != 0)
+			continue;
+		p = e->d_name + 1 + blen + 5;
+		if (*p < '1' || *p > '9' || p[strspn(p, "0123456789")] != '\0')
+			continue;
+		pid = strtol(p, NULL, 10);
+		if (pid == (long)getpid() ||
+		    (kill((pid_t)pid, 0) == -1 && errno == ESRCH)) {
+			victim = pskd_xmalloc(strlen(dir) + strlen(e->d_name) + 2);
+			sprintf(victim, "%s/%s", dir, e->d_name);
+			(void)unlink(victim);
+			free(victim);
+		}
+	}
+	closedir(d);
+	free(dir);
+}
+
 int
 pskd_outfile_open(struct pskd_outfile *o, const char *path)
 {
@@ -193,12 +236,15 @@ pskd_outfile_open(struct pskd_outfile *o, const char *path)
 		o->fd = open(path, O_WRONLY | O_CLOEXEC);
 		return o->fd == -1 ? -1 : 0;
 	}
+	pskd_tmp_sweep(path);
 	o->path = pskd_xstrdup(path);
 	n = strlen(path) + 32;
 	o->tmp = pskd_xmalloc(n);
 	snprintf(o->tmp, n, "%.*s.%s.tmp.%ld", (int)dirlen, path, base,
 	    (long)getpid());
-	o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	/* Never through a symlink or into a file someone else made. */
+	o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0666);
 	if (o->fd == -1) {
 		int saved = errno;
 

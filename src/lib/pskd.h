@@ -1,7 +1,18 @@
 /*
- * pskd.h - the one public header of libpskd, the code every pskd filter
- * shares.  One concern per source file in src/lib; this header groups the
- * declarations by the file that defines them.
+ * pskd.h - the one public header of libpskd, the code two or more pskd
+ * programs share.  One concern per source file in src/lib; this header
+ * groups the declarations by the file that defines them.
+ *
+ * Errors: library functions return -1 (or NULL) and say why through errno
+ * or a struct pskd_error; they never exit.  The exceptions are named so: the
+ * diagnostics of err.c that end a program (pskd_errx, pskd_err,
+ * pskd_usage_error), the option parsers of num.c (pskd_optnum,
+ * pskd_optreal: exit 2), pskd_refuse_tty and pskd_writer_finish (exit 1),
+ * and the pskd_x* allocators of mem.c (exit 1 when memory runs out) - each
+ * meant for a program's main line, not for library code.
+ *
+ * A family's private code lives beside its programs (src/tok, src/dedup,
+ * src/get, src/batch) behind its own headers, and may exit.
  */
 #ifndef PSKD_H
 #define PSKD_H
@@ -23,6 +34,12 @@
 extern const char *pskd_progname;
 
 void	pskd_setprogname(const char *argv0);
+/*
+ * A program's first call: its name (argv[0] is set to it, so getopt's
+ * messages read "pskd-NAME: ..."), its usage text for pskd_usage_error(NULL)
+ * and the number parsers, and the signal handlers of pskd_outfile.
+ */
+void	pskd_init(char **argv, const char *usage);
 void	pskd_warnx(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2)));
 void	pskd_warn(const char *fmt, ...)		/* appends ": strerror" */
@@ -33,8 +50,29 @@ _Noreturn void pskd_errx(int status, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 _Noreturn void pskd_err(int status, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
-/* Print "prog: --help for usage" style message for a bad option and exit 2. */
+/* Print "usage: USAGE" (NULL: the text given to pskd_init) and exit 2. */
 _Noreturn void pskd_usage_error(const char *usage);
+
+/* ---- num.c: the one number parser ------------------------------------- */
+
+#define PSKD_NUM_SIZE	1	/* a K, M, G or T suffix (powers of 1024) */
+#define PSKD_NUM_HEX	2	/* 0x... as well as decimal */
+
+/*
+ * A whole number in min..max, all of s (no sign, no blanks).  0, or -1 with
+ * errno EINVAL (not a number) or ERANGE (out of min..max).
+ */
+int	pskd_strtonum(const char *s, uint64_t min, uint64_t max, int flags,
+	    uint64_t *out);
+/*
+ * The same for the value of option name ("-k", "--shard"); on failure,
+ * "pskd-NAME: -k: 'x' is not a whole number from 1 to 1024", the usage
+ * text, and exit 2.
+ */
+uint64_t pskd_optnum(const char *name, const char *s, uint64_t min,
+	    uint64_t max, int flags);
+/* A real number in min..max, the same way. */
+double	pskd_optreal(const char *name, const char *s, double min, double max);
 
 /* ---- mem.c: allocation that dies cleanly (exit 1) on exhaustion -------- */
 
@@ -149,9 +187,17 @@ struct pskd_outfile {
 	int	 slot;
 };
 
+/*
+ * Opens ".NAME.tmp.PID" beside path (O_EXCL, O_NOFOLLOW: never through a
+ * symlink), after removing the temporaries of NAME that dead processes
+ * left.  A path that exists and is not a regular file (/dev/null, a FIFO) is
+ * written in place.  0, or -1 with errno.
+ */
 int	pskd_outfile_open(struct pskd_outfile *o, const char *path);
 int	pskd_outfile_commit(struct pskd_outfile *o);	/* fsync, rename, fsync dir */
 void	pskd_outfile_abort(struct pskd_outfile *o);
+/* Remove the ".NAME.tmp.PID" temporaries of path whose PID is not running. */
+void	pskd_tmp_sweep(const char *path);
 /* fsync the directory holding path (after a rename). */
 int	pskd_fsync_dir(const char *path);
 

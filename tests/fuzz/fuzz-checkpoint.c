@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "pskd.h"
-#include "manifest.h"
+#include "get/manifest.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

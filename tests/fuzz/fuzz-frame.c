@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "frame.h"
+#include "dedup/frame.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

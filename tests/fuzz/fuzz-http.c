@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "pskd.h"
-#include "curl.h"
+#include "get/curl.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "pskd.h"
-#include "bpetrain.h"
-#include "pretok.h"
-#include "trainbpe.h"
+#include "tok/bpetrain.h"
+#include "tok/pretok.h"
+#include "tok/trainbpe.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "pskd.h"
-#include "bpe.h"
-#include "charvocab.h"
-#include "pretok.h"
-#include "ranks.h"
+#include "tok/bpe.h"
+#include "tok/charvocab.h"
+#include "tok/pretok.h"
+#include "tok/ranks.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

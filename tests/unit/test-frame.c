@@ -11,18 +11,12 @@
 #include <unistd.h>
 
 #include "pskd.h"
-#include "frame.h"
-#include "minhash.h"
+#include "check.h"
+#include "dedup/frame.h"
+#include "dedup/minhash.h"
 
-static int failed;
 static char dir[] = "/tmp/test-frame.XXXXXX";
 
-static void
-ok(int cond, const char *what)
-{
-	printf("%s - %s\n", cond ? "ok" : "not ok", what);
-	failed |= !cond;
-}
 
 static char *
 tmpfile_with(const unsigned char *p, size_t n)
@@ -115,18 +109,18 @@ test_round_trip(void)
 	struct pskd_frame f;
 	uint64_t v[3];
 
-	ok(pskd_frame_reader_open(&fr, tmpfile_with(s.p, s.len),
+	check(pskd_frame_reader_open(&fr, tmpfile_with(s.p, s.len),
 	    PSKD_FRAME_SHINGLES) == 0, "shingle stream: header read");
-	ok(fr.fp.kind == PSKD_FRAME_SHINGLES && fr.fp.n == 5 &&
+	check(fr.fp.kind == PSKD_FRAME_SHINGLES && fr.fp.n == 5 &&
 	    fr.fp.norm == PSKD_NORM_ALL, "shingle stream: parameters");
-	ok(pskd_frame_next(&fr, &f) == 1 && f.idlen == 1 && f.id[0] == 'a' &&
+	check(pskd_frame_next(&fr, &f) == 1 && f.idlen == 1 && f.id[0] == 'a' &&
 	    f.linelen == 12 && memcmp(f.line, "{\"text\":\"x\"}", 12) == 0 &&
 	    f.count == 3, "frame 1: id, line, count");
 	pskd_frame_values_u64(&f, v);
-	ok(v[0] == 1 && v[1] == 5 && v[2] == UINT64_MAX, "frame 1: values");
-	ok(pskd_frame_next(&fr, &f) == 1 && f.idlen == 0 && f.linelen == 0 &&
+	check(v[0] == 1 && v[1] == 5 && v[2] == UINT64_MAX, "frame 1: values");
+	check(pskd_frame_next(&fr, &f) == 1 && f.idlen == 0 && f.linelen == 0 &&
 	    f.count == 0, "frame 2: empty");
-	ok(pskd_frame_next(&fr, &f) == 0, "end of stream");
+	check(pskd_frame_next(&fr, &f) == 0, "end of stream");
 	pskd_frame_reader_close(&fr);
 	free(s.p);
 }
@@ -149,11 +143,11 @@ test_big(void)
 	    f.count == 2;
 	for (i = 0; good && i < biglen; i++)
 		good = f.line[i] == 'z';
-	ok(good, "a frame larger than the reader's buffer");
-	ok(pskd_frame_next(&fr, &f) == 0, "end after the large frame");
+	check(good, "a frame larger than the reader's buffer");
+	check(pskd_frame_next(&fr, &f) == 0, "end after the large frame");
 	pskd_frame_reader_close(&fr);
 	/* Cut inside the large frame. */
-	ok(read_all(tmpfile_with(s.p, s.len - 1), PSKD_FRAME_SHINGLES,
+	check(read_all(tmpfile_with(s.p, s.len - 1), PSKD_FRAME_SHINGLES,
 	    &fr) == -1 && strcmp(fr.err, "frame 3: truncated") == 0,
 	    "large frame cut short: frame 3: truncated");
 	pskd_frame_reader_close(&fr);
@@ -186,7 +180,7 @@ test_truncation(unsigned kind)
 		}
 		pskd_frame_reader_close(&fr);
 	}
-	ok(!bad, kind == PSKD_FRAME_SHINGLES ?
+	check(!bad, kind == PSKD_FRAME_SHINGLES ?
 	    "shingle stream cut at every offset: error unless at a boundary" :
 	    "signature stream cut at every offset: error unless at a "
 	    "boundary");
@@ -201,34 +195,34 @@ test_refusals(void)
 	char *path;
 
 	path = tmpfile_with(s.p, s.len);
-	ok(read_all(path, PSKD_FRAME_SHINGLES, &fr) == -1 &&
+	check(read_all(path, PSKD_FRAME_SHINGLES, &fr) == -1 &&
 	    strcmp(fr.err, "not a shingle stream (pipe pskd-shingle into "
 	    "it)") == 0, "signatures where shingles are wanted");
 	pskd_frame_reader_close(&fr);
-	ok(read_all(path, PSKD_FRAME_SIGNATURES, &fr) == 2,
+	check(read_all(path, PSKD_FRAME_SIGNATURES, &fr) == 2,
 	    "signature stream read");
 	pskd_frame_reader_close(&fr);
 	path = tmpfile_with((const unsigned char *)"{\"text\":\"a\"}\n", 13);
-	ok(read_all(path, PSKD_FRAME_SIGNATURES, &fr) == -1 &&
+	check(read_all(path, PSKD_FRAME_SIGNATURES, &fr) == -1 &&
 	    strcmp(fr.err, "not a signature stream (pipe pskd-minhash into "
 	    "it)") == 0, "JSON where signatures are wanted");
 	pskd_frame_reader_close(&fr);
 	/* A signature frame with 3 components in a k = 4 stream. */
 	pskd_put_le32(s.p + PSKD_FRAME_HEADER_SIZE + 8, 3);
-	ok(read_all(tmpfile_with(s.p, s.len), PSKD_FRAME_SIGNATURES,
+	check(read_all(tmpfile_with(s.p, s.len), PSKD_FRAME_SIGNATURES,
 	    &fr) == -1 && strcmp(fr.err, "frame 1: 3 signature components, "
 	    "not 4") == 0, "wrong component count refused");
 	pskd_frame_reader_close(&fr);
 	/* A 4 GiB line claimed in a short stream: no 4 GiB allocation. */
 	pskd_put_le32(s.p + PSKD_FRAME_HEADER_SIZE + 8, 4);
 	pskd_put_le32(s.p + PSKD_FRAME_HEADER_SIZE + 4, 0xffffffffu);
-	ok(read_all(tmpfile_with(s.p, s.len), PSKD_FRAME_SIGNATURES,
+	check(read_all(tmpfile_with(s.p, s.len), PSKD_FRAME_SIGNATURES,
 	    &fr) == -1 && strcmp(fr.err, "frame 1: truncated") == 0,
 	    "a huge length in a short stream is truncation");
 	pskd_frame_reader_close(&fr);
 	/* Version 2 is not ours. */
 	pskd_put_le16(s.p + 4, 2);
-	ok(read_all(tmpfile_with(s.p, s.len), 0, &fr) == -1 &&
+	check(read_all(tmpfile_with(s.p, s.len), 0, &fr) == -1 &&
 	    strcmp(fr.err, "frame stream version 2 not supported") == 0,
 	    "unknown version refused");
 	pskd_frame_reader_close(&fr);
@@ -267,9 +261,9 @@ test_simd(void)
 			pskd_minhash_free(&b);
 		}
 	}
-	ok(same[1], "AVX2 and portable classic MinHash give the same bits");
+	check(same[1], "AVX2 and portable classic MinHash give the same bits");
 	if (pskd_minhash_have_avx2() == 2)
-		ok(same[2], "AVX-512 and portable classic MinHash give the "
+		check(same[2], "AVX-512 and portable classic MinHash give the "
 		    "same bits");
 	else
 		printf("skip - AVX-512 against portable: no AVX-512F here\n");
@@ -293,5 +287,5 @@ main(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd) != 0)
 		return 1;
-	return failed;
+	return check_status();
 }

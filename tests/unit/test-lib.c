@@ -10,16 +10,9 @@
 #include <unistd.h>
 
 #include "pskd.h"
+#include "check.h"
 
-static int failures;
 
-static void
-check(int cond, const char *what)
-{
-	printf("%s - %s\n", cond ? "ok" : "not ok", what);
-	if (!cond)
-		failures++;
-}
 
 /* A reader over the bytes p[0..n) through a pipe fed by a child. */
 static void
@@ -405,5 +398,5 @@ main(void)
 	test_type();
 	test_values();
 	test_header();
-	return failures != 0;
+	return check_status();
 }

@@ -1,5 +1,5 @@
 /*
- * test-manifest - src/lib/manifest.c and sha256.c: safe names, the exact
+ * test-manifest - src/get/manifest.c and sha256.c: safe names, the exact
  * bytes of a manifest, extra members kept and set, locks, checkpoints.
  */
 #include <stdio.h>
@@ -8,18 +8,11 @@
 #include <unistd.h>
 
 #include "pskd.h"
-#include "manifest.h"
-#include "sha256.h"
+#include "check.h"
+#include "get/manifest.h"
+#include "get/sha256.h"
 
-static int failed;
 
-static void
-check(int ok, const char *what)
-{
-	printf("%s - %s\n", ok ? "ok" : "not ok", what);
-	if (!ok)
-		failed = 1;
-}
 
 static int
 parse(struct pskd_manifest *m, const char *text)
@@ -128,5 +121,5 @@ main(void)
 	pskd_manifest_free(&m);
 	pskd_buf_free(&b);
 	pskd_buf_free(&lock);
-	return failed;
+	return check_status();
 }

@@ -11,18 +11,12 @@
 #include <unistd.h>
 
 #include "pskd.h"
-#include "frame.h"
-#include "minhash.h"
+#include "check.h"
+#include "dedup/frame.h"
+#include "dedup/minhash.h"
 
-static int failed;
 static char dir[] = "/tmp/test-minhash.XXXXXX";
 
-static void
-ok(int cond, const char *what)
-{
-	printf("%s - %s\n", cond ? "ok" : "not ok", what);
-	failed |= !cond;
-}
 
 static int
 cmp_u64(const void *a, const void *b)
@@ -105,8 +99,8 @@ test_sign(void)
 			}
 			pskd_minhash_free(&mh);
 		}
-	ok(same[0], "sign on frame bytes (portable) = the family's own call");
-	ok(same[1], "sign on frame bytes (AVX-512 where present) = the "
+	check(same[0], "sign on frame bytes (portable) = the family's own call");
+	check(same[1], "sign on frame bytes (AVX-512 where present) = the "
 	    "family's own call");
 }
 
@@ -146,7 +140,7 @@ test_disorder(void)
 		}
 		pskd_minhash_free(&mh);
 	}
-	ok(caught, "values out of order refused at every position, both "
+	check(caught, "values out of order refused at every position, both "
 	    "paths, both families");
 }
 
@@ -235,11 +229,11 @@ test_relay(void)
 		    sig, f.count ? 4 : 0);
 	}
 	pskd_frame_reader_close(&fr);
-	ok(pskd_writer_close(&wa) == 0 && pskd_writer_close(&wb) == 0,
+	check(pskd_writer_close(&wa) == 0 && pskd_writer_close(&wb) == 0,
 	    "relay and writer close cleanly");
 	a = slurp("a");
 	b = slurp("b");
-	ok(a.len > sizeof(line) && a.len == b.len &&
+	check(a.len > sizeof(line) && a.len == b.len &&
 	    memcmp(a.p, b.p, a.len) == 0,
 	    "relayed frames = frames written through the writer");
 	pskd_buf_free(&a);
@@ -261,5 +255,5 @@ main(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd) != 0)
 		return 1;
-	return failed;
+	return check_status();
 }

@@ -1,5 +1,5 @@
 /*
- * test-perm - the keyed permutation of src/lib/perm.c.
+ * test-perm - the keyed permutation of src/batch/perm.c.
  *
  *   test-perm                      the checks, "ok - ..." lines
  *   test-perm at N SEED EPOCH POS...   the element at each position, one a
@@ -13,17 +13,10 @@
 #include <time.h>
 
 #include "pskd.h"
-#include "perm.h"
+#include "check.h"
+#include "batch/perm.h"
 
-static int failed;
 
-static void
-check(int cond, const char *what)
-{
-	printf("%s - %s\n", cond ? "ok" : "not ok", what);
-	if (!cond)
-		failed = 1;
-}
 
 /* Is 0..n-1 a permutation, and different from the identity? */
 static int
@@ -218,5 +211,5 @@ main(int argc, char **argv)
 		return 0;
 	}
 	checks();
-	return failed;
+	return check_status();
 }

@@ -9,18 +9,11 @@
 #include <string.h>
 
 #include "pskd.h"
-#include "bpe.h"
-#include "ranks.h"
+#include "check.h"
+#include "tok/bpe.h"
+#include "tok/ranks.h"
 
-static int fails;
 
-static void
-check(int ok, const char *what)
-{
-	printf("%s - %s\n", ok ? "ok" : "not ok", what);
-	if (!ok)
-		fails++;
-}
 
 static void
 bad(const char *text, const char *want, const char *what)
@@ -99,5 +92,5 @@ main(void)
 	    "a token twice");
 	bad("YQ== 99999999\n", "1: invalid rank", "a rank above 2^24");
 	bad("", "0: no tokens", "an empty file");
-	return fails ? 1 : 0;
+	return check_status();
 }

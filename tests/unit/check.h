@@ -1,0 +1,36 @@
+/*
+ * check.h - the one check helper of the C unit tests: each check prints
+ * "ok - WHAT" or "not ok - WHAT" (the lines tests/run counts), and
+ * check_status() is main's exit status.
+ */
+#ifndef CHECK_H
+#define CHECK_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static int check_failed;
+
+__attribute__((format(printf, 2, 3), unused)) static int
+check(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(cond ? "ok - " : "not ok - ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!cond)
+		check_failed++;
+	return cond;
+}
+
+__attribute__((unused)) static int
+check_status(void)
+{
+	fflush(stdout);
+	return check_failed != 0;
+}
+
+#endif /* CHECK_H */
