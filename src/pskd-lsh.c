@@ -224,24 +224,6 @@ lsh_file(const char *path)
 	pskd_frame_reader_close(&fr);
 }
 
-/* The id as pskd_tsv_field writes it. */
-static void
-escape_id(struct pskd_buf *b, const unsigned char *s, size_t n)
-{
-	size_t i;
-
-	b->len = 0;
-	for (i = 0; i < n; i++) {
-		switch (s[i]) {
-		case '\\': pskd_buf_add(b, "\\\\", 2); break;
-		case '\t': pskd_buf_add(b, "\\t", 2); break;
-		case '\n': pskd_buf_add(b, "\\n", 2); break;
-		case '\r': pskd_buf_add(b, "\\r", 2); break;
-		default: pskd_buf_addc(b, s[i]);
-		}
-	}
-}
-
 /* --apply: the verdicts of --cluster, one a frame, decide what is kept. */
 static void
 apply_file(const char *path, struct pskd_reader *vr, struct pskd_buf *idb)
@@ -259,7 +241,8 @@ apply_file(const char *path, struct pskd_reader *vr, struct pskd_buf *idb)
 		if ((rc = pskd_reader_line(vr, &line, &len)) != 1)
 			pskd_errx(PSKD_EXIT_DATA, "%s: fewer verdicts than "
 			    "documents", vr->name);
-		escape_id(idb, f.id, f.idlen);
+		idb->len = 0;
+		pskd_tsv_escape(idb, f.id, f.idlen);
 		tab = memchr(line, '\t', len);
 		if (tab == NULL || (size_t)(tab - line) != idb->len ||
 		    memcmp(line, idb->p, idb->len) != 0)

@@ -13,27 +13,6 @@
 #define KEYLINE	35	/* "kkkkkkkk bbbb ssssssssss dddddddddd" */
 #define PAIRLINE 43	/* "ssssssssss dddddddddd ssssssssss dddddddddd" */
 
-void
-pskd_tsv_field(struct pskd_writer *w, const unsigned char *s, size_t n)
-{
-	size_t i, run = 0;
-	const char *esc;
-
-	for (i = 0; i < n; i++) {
-		switch (s[i]) {
-		case '\\': esc = "\\\\"; break;
-		case '\t': esc = "\\t"; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		default: continue;
-		}
-		pskd_writer_write(w, s + run, i - run);
-		pskd_writer_write(w, esc, 2);
-		run = i + 1;
-	}
-	pskd_writer_write(w, s + run, n - run);
-}
-
 static char *
 name_of(const char *prefix, const char *suffix)
 {

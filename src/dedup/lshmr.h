@@ -12,9 +12,6 @@
 #include "pskd.h"
 #include "frame.h"
 
-/* Append s as a TSV field: backslash, tab, newline, CR escaped. */
-void	pskd_tsv_field(struct pskd_writer *w, const unsigned char *s, size_t n);
-
 struct pskd_lshmr {
 	uint32_t	 b, r;
 	uint32_t	 parts;		/* --map P */

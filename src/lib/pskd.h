@@ -270,6 +270,13 @@ int	pskd_writer_close(struct pskd_writer *w);
 /* Flush and close; on failure print "prog: NAME: strerror" and exit 1. */
 void	pskd_writer_finish(struct pskd_writer *w);
 
+/* ---- tsv.c: one TSV field, escaped ------------------------------------- */
+
+/* s[0..n) with \\ \t \n \r for backslash, tab, newline, CR; to w. */
+void	pskd_tsv_field(struct pskd_writer *w, const unsigned char *s, size_t n);
+/* The same, appended to b. */
+void	pskd_tsv_escape(struct pskd_buf *b, const unsigned char *s, size_t n);
+
 /* ---- utf8.c ------------------------------------------------------------- */
 
 /*
