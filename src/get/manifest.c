@@ -38,6 +38,18 @@ pskd_shard_clear(struct pskd_shard *s)
 }
 
 void
+pskd_shard_copy(struct pskd_shard *to, const struct pskd_shard *from)
+{
+	to->url = pskd_xstrdup(from->url);
+	to->file = pskd_xstrdup(from->file);
+	to->bytes = from->bytes;
+	memcpy(to->sha256, from->sha256, sizeof(to->sha256));
+	to->etag = from->etag ? pskd_xstrdup(from->etag) : NULL;
+	to->status = from->status;
+	pskd_buf_add(&to->extra, from->extra.p, from->extra.len);
+}
+
+void
 pskd_manifest_free(struct pskd_manifest *m)
 {
 	size_t i;

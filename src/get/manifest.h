@@ -50,6 +50,8 @@ struct pskd_shard *pskd_manifest_add(struct pskd_manifest *m);
 struct pskd_shard *pskd_manifest_find(const struct pskd_manifest *m,
 	    const char *file);
 void	pskd_shard_clear(struct pskd_shard *s);
+/* Fill the empty shard `to` with a copy of `from`. */
+void	pskd_shard_copy(struct pskd_shard *to, const struct pskd_shard *from);
 const char *pskd_shard_status_name(enum pskd_shard_status st);
 
 /*

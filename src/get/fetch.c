@@ -1,0 +1,297 @@
+/*
+ * fetch.c - one shard from start to end: pick up what is on disk, run
+ * attempts until the bytes verify (backing off after transient faults,
+ * restarting from zero when the server cannot resume), then rename the
+ * shard into place.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pskd.h"
+#include "xfer.h"
+
+static int
+open_part(struct pskd_xfer *x)
+{
+	x->fd = open(x->part, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (x->fd == -1) {
+		pskd_get_set_error(x->j, pskd_get_asprintf("%s: %s", x->part,
+		    strerror(errno)));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Before the first attempt: resume a partial download, or find the shard
+ * complete.  1 complete, 0 go on, -1 failed.
+ */
+static int
+prepare(struct pskd_xfer *x, const char *path)
+{
+	struct pskd_get_job *j = x->j;
+	int r;
+
+	r = pskd_xfer_resume(x, path);
+	if (r == -1)
+		return -1;
+	if (r == 0 && access(path, F_OK) == 0) {
+		r = pskd_xfer_check_complete(x, path);
+		if (r == 1)
+			return 1;
+		if (x->g->opt->resume_only) {
+			pskd_get_set_error(j, pskd_xstrdup(r == 0 ?
+			    "does not match the manifest or the list "
+			    "(--resume-only)" : "no checkpoint and no sha256 "
+			    "to verify it (--resume-only)"));
+			return -1;
+		}
+		if (r == 0)
+			pskd_warnx("%s: does not match its sha256; "
+			    "downloading again", path);
+	} else if (r == 0 && x->g->opt->resume_only) {
+		pskd_get_set_error(j, pskd_xstrdup("no partial download to "
+		    "resume (--resume-only)"));
+		return -1;
+	}
+	if (x->fd == -1 && open_part(x) == -1)
+		return -1;
+	return 0;
+}
+
+/* Verified: size, then sha256.  0 ok, -1 size, -2 sha256. */
+static int
+verified(struct pskd_xfer *x, char hex[PSKD_SHA256_HEX])
+{
+	struct pskd_get_job *j = x->j;
+
+	pskd_sha256_peek(&x->h, hex);
+	if (x->expected_known && x->have != x->expected)
+		return -1;
+	if (j->want_size_known && x->have != j->want_size)
+		return -1;
+	if (j->want_sha[0] && strcmp(hex, j->want_sha) != 0)
+		return -2;
+	return 0;
+}
+
+static int
+finish(struct pskd_xfer *x, const char *path, const char *hex)
+{
+	struct pskd_get_job *j = x->j;
+
+	if (x->fd != -1) {
+		if (fdatasync(x->fd) == -1 || close(x->fd) == -1) {
+			pskd_get_set_error(j, pskd_get_asprintf("%s: %s",
+			    x->part, strerror(errno)));
+			x->fd = -1;
+			return -1;
+		}
+		x->fd = -1;
+		if (rename(x->part, path) == -1 || pskd_fsync_dir(path) == -1 ||
+		    (unlink(x->ckpt) == -1 && errno != ENOENT) ||
+		    pskd_fsync_dir(path) == -1) {
+			pskd_get_set_error(j, pskd_get_asprintf("%s: %s", path,
+			    strerror(errno)));
+			return -1;
+		}
+	}
+	j->out.bytes = x->have;
+	memcpy(j->out.sha256, hex, PSKD_SHA256_HEX);
+	j->out.etag = x->etag ? pskd_xstrdup(x->etag) : NULL;
+	return 0;
+}
+
+static double
+backoff(const struct pskd_get_opt *opt, unsigned tries, double retry_after)
+{
+	double d;
+
+	if (retry_after >= 0)
+		return retry_after;
+	d = opt->retry_wait * pow(2, (double)tries - 1);
+	if (d > 60)
+		d = 60;
+	/* Jitter: a fleet of clients does not come back in step. */
+	return d * (0.5 + (double)(random() % 1000) / 1000.0);
+}
+
+/*
+ * The bytes are all there: do they verify?  0 yes, 1 download again, -1
+ * give up (j->error set).
+ */
+static int
+check_end(struct pskd_xfer *x, char hex[PSKD_SHA256_HEX], int *restarts)
+{
+	struct pskd_get_job *j = x->j;
+	int r = verified(x, hex);
+
+	if (r == 0)
+		return 0;
+	if (r == -2 && ((*restarts)++ > 0 || x->fd == -1)) {
+		pskd_get_set_error(j, pskd_get_asprintf("sha256 %s, the list "
+		    "says %s%s", hex, j->want_sha, x->fd == -1 ? "" :
+		    " (after a full restart)"));
+		/* Known bad bytes: nothing to resume. */
+		if (x->fd != -1) {
+			(void)unlink(x->ckpt);
+			(void)unlink(x->part);
+		}
+		return -1;
+	}
+	if (r == -2)
+		pskd_warnx("%s: sha256 mismatch; downloading again", j->url);
+	if (r == -1 && x->fd == -1) {
+		pskd_get_set_error(j, pskd_get_asprintf("%llu bytes, expected "
+		    "%llu", (unsigned long long)x->have, (unsigned long long)
+		    (j->want_size_known ? j->want_size : x->expected)));
+		return -1;
+	}
+	return 1;
+}
+
+/* The message of a permanent fault. */
+static void
+failed(struct pskd_xfer *x, int status)
+{
+	struct pskd_get_job *j = x->j;
+
+	if (j->error != NULL)
+		return;
+	if (x->why)
+		pskd_get_set_error(j, pskd_xstrdup(x->why));
+	else if (status)
+		pskd_get_set_error(j, pskd_get_asprintf("HTTP %d", status));
+	else
+		pskd_get_set_error(j, pskd_xstrdup("failed"));
+}
+
+/* Attempts until the bytes verify.  0, or -1 with j->error set. */
+static int
+transfer(struct pskd_xfer *x, char hex[PSKD_SHA256_HEX])
+{
+	const struct pskd_get_opt *opt = x->g->opt;
+	struct pskd_get_job *j = x->j;
+	uint64_t best = 0, total;
+	unsigned tries = 0;
+	int restarts = 0, status = 0, r;
+	enum pskd_xfer_outcome o;
+
+	x->last_ckpt = pskd_get_now();
+	if (x->expected_known && x->have == x->expected)
+		o = XFER_DONE;		/* all there: killed before the rename */
+	else
+		o = XFER_RETRY;
+	for (;;) {
+		if (o != XFER_DONE)
+			o = pskd_xfer_attempt(x, &total, &status);
+		if (o == XFER_RANGE_END) {
+			/* Nothing past our bytes: complete only if verified. */
+			if (total == x->have && (!x->expected_known ||
+			    x->expected == total)) {
+				x->expected = total;
+				x->expected_known = 1;
+				o = XFER_DONE;
+			} else
+				o = XFER_RESTART;
+		}
+		if (o == XFER_DONE) {
+			r = check_end(x, hex, &restarts);
+			if (r <= 0)
+				return r;
+			o = XFER_RESTART;
+		}
+		if (o == XFER_RESTART) {
+			if (x->fd == -1) {
+				o = XFER_FAIL;
+			} else if (opt->resume_only && x->have > 0) {
+				pskd_get_set_error(j, pskd_get_asprintf("%s: "
+				    "the server cannot resume it "
+				    "(--resume-only)", j->url));
+				return -1;
+			} else {
+				if (pskd_xfer_rewind(x) == -1)
+					return -1;
+				if (++tries > opt->retries + 1) {
+					pskd_get_set_error(j, pskd_xstrdup(
+					    "gave up: the server never "
+					    "resumed"));
+					return -1;
+				}
+				o = XFER_RETRY;
+				continue;
+			}
+		}
+		if (o == XFER_FAIL) {
+			failed(x, status);
+			(void)pskd_xfer_checkpoint(x);
+			return -1;
+		}
+		/* XFER_RETRY: a transient fault. */
+		if (pskd_xfer_checkpoint(x) == -1)
+			return -1;
+		if (x->have > best) {
+			best = x->have;
+			tries = 0;
+		}
+		if (++tries > opt->retries) {
+			if (x->why)
+				pskd_get_set_error(j, pskd_get_asprintf("%s "
+				    "(after %u retries)", x->why,
+				    opt->retries));
+			else
+				pskd_get_set_error(j, pskd_get_asprintf("HTTP "
+				    "%d (after %u retries)", status,
+				    opt->retries));
+			return -1;
+		}
+		if (tries > 1 || x->why == NULL || status != 0)
+			pskd_get_sleep(backoff(opt, tries, x->retry_after));
+	}
+}
+
+int
+pskd_get_fetch(struct pskd_get *g, struct pskd_get_job *j)
+{
+	struct pskd_xfer x;
+	char *path = NULL, hex[PSKD_SHA256_HEX];
+	int r;
+
+	memset(&x, 0, sizeof(x));
+	x.g = g;
+	x.j = j;
+	x.fd = -1;
+	pskd_sha256_init(&x.h);
+	if (!g->opt->stream) {
+		path = pskd_get_asprintf("%s/%s", g->opt->dir, j->name);
+		x.part = pskd_get_asprintf("%s%s", path, PSKD_PARTIAL);
+		x.ckpt = pskd_get_asprintf("%s%s", path, PSKD_CHECKPOINT);
+		r = prepare(&x, path);
+	} else
+		r = 0;
+	if (r == 0)
+		r = transfer(&x, hex) == 0 && finish(&x, path, hex) == 0 ?
+		    1 : -1;
+	if (r == 1) {
+		j->out.status = PSKD_SHARD_COMPLETE;
+		r = 0;
+	} else {
+		if (x.fd != -1)
+			close(x.fd);
+		j->out.status = PSKD_SHARD_FAILED;
+		j->out.bytes = 0;
+		j->out.sha256[0] = '\0';
+	}
+	pskd_sha256_free(&x.h);
+	free(x.etag);
+	free(x.lastmod);
+	free(x.part);
+	free(x.ckpt);
+	free(path);
+	return r;
+}
