@@ -18,11 +18,10 @@
 #include "get/get.h"
 
 static const char usage_text[] =
-    "pskd-get [-Pq] [-d dir] [-j jobs] [--checkpoint-interval s] "
-    "[--resume-only]\n"
-    "                [--retries n] [--retry-wait s] [--stall-timeout s] "
-    "[list ...]\n"
-    "       pskd-get [-Pq] [-d dir] [-s sha256] -u url\n"
+    "pskd-get [-Pq] [-d dir] [-j jobs] [--checkpoint-interval s] [--force]\n"
+    "                [--resume-only] [--retries n] [--retry-wait s]\n"
+    "                [--stall-timeout s] [list ...]\n"
+    "       pskd-get [-Pq] [-d dir] [--force] [-s sha256] -u url\n"
     "       pskd-get --verify [-d dir]\n"
     "       pskd-get [-d dir] --annotate file key=json ...";
 
@@ -39,6 +38,10 @@ help(void)
 	    "  -j, --jobs N                shards at once (default 1)\n"
 	    "      --checkpoint-interval S seconds between checkpoints "
 	    "(default 2)\n"
+	    "      --force                 replace files pskd-get did not make; "
+	    "rebuild a\n"
+	    "                              manifest its lock does not vouch "
+	    "for\n"
 	    "      --resume-only           never start a shard from byte 0\n"
 	    "      --retries N             transient faults in a row before "
 	    "a shard fails (default 5)\n"
@@ -56,13 +59,53 @@ help(void)
 	exit(0);
 }
 
+static const char *const mode_name[] = { "a list", "-u", "--verify",
+    "--annotate" };
+
 /* -u, --verify and --annotate exclude each other. */
 static void
 set_mode(enum mode *mode, enum mode m)
 {
-	if (*mode != MODE_LIST && *mode != m)
+	if (*mode != MODE_LIST && *mode != m) {
+		pskd_warnx("%s and %s cannot be combined", mode_name[*mode],
+		    mode_name[m]);
 		pskd_usage_error(NULL);
+	}
 	*mode = m;
+}
+
+/* What the options and operands of a mode must be, said when they are not. */
+static void
+check_usage(enum mode mode, int argc, const struct pskd_get_opt *opt,
+    const char *sha, const char *url)
+{
+	const char *why = NULL;
+
+	if (mode == MODE_VERIFY && argc > 0)
+		why = "--verify checks the folder's manifest and takes no list";
+	else if (mode == MODE_VERIFY && (opt->resume_only || opt->force))
+		why = "--verify does not download: no --resume-only or --force";
+	else if (mode == MODE_URL && argc > 0)
+		why = "-u fetches one URL and takes no list";
+	else if (sha && mode != MODE_URL)
+		why = "-s is the sha256 of -u's URL";
+	else if (mode == MODE_ANNOTATE && argc == 0)
+		why = "--annotate needs key=json members";
+	else if (mode == MODE_ANNOTATE && (opt->resume_only || opt->force))
+		why = "--annotate does not download: no --resume-only or "
+		    "--force";
+	if (why != NULL) {
+		pskd_warnx("%s", why);
+		pskd_usage_error(NULL);
+	}
+	if (sha && !pskd_sha256_valid(sha, strlen(sha))) {
+		pskd_warnx("-s: '%s' is not a sha256 (64 hex digits)", sha);
+		pskd_usage_error(NULL);
+	}
+	if (url && (!pskd_get_scheme_ok(url) || !pskd_record_text_ok(url))) {
+		pskd_warnx("-u: '%s' is not an http, https or file URL", url);
+		pskd_usage_error(NULL);
+	}
 }
 
 /* The URL lists (none: stdin) into the folder. */
@@ -71,11 +114,11 @@ get_lists(struct pskd_get *g, int argc, char **argv)
 {
 	int i;
 
-	pskd_get_load_manifest(g);
 	if (argc == 0)
 		pskd_get_read_list(g, NULL);
 	for (i = 0; i < argc; i++)
 		pskd_get_read_list(g, argv[i]);
+	pskd_get_open_folder(g);
 	return pskd_get_run(g);
 }
 
@@ -90,7 +133,7 @@ get_url(struct pskd_get *g, struct pskd_get_opt *opt, const char *url,
 		opt->jobs = 1;
 		opt->resume_only = 0;
 	} else {
-		pskd_get_load_manifest(g);
+		pskd_get_open_folder(g);
 		pskd_get_plan_one(g, url, sha);
 	}
 	return pskd_get_run(g);
@@ -111,14 +154,15 @@ folder(const char *dir)
 int
 main(int argc, char **argv)
 {
-	enum { O_CKPT = 256, O_RESUME, O_RETRIES, O_WAIT, O_STALL, O_VERIFY,
-	    O_ANNOTATE, O_HELP, O_VERSION };
+	enum { O_CKPT = 256, O_FORCE, O_RESUME, O_RETRIES, O_WAIT, O_STALL,
+	    O_VERIFY, O_ANNOTATE, O_HELP, O_VERSION };
 	static const struct option longopts[] = {
 		{ "progress", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "cache-dir", required_argument, NULL, 'd' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "checkpoint-interval", required_argument, NULL, O_CKPT },
+		{ "force", no_argument, NULL, O_FORCE },
 		{ "resume-only", no_argument, NULL, O_RESUME },
 		{ "retries", required_argument, NULL, O_RETRIES },
 		{ "retry-wait", required_argument, NULL, O_WAIT },
@@ -160,6 +204,7 @@ main(int argc, char **argv)
 			opt.ckpt_every = pskd_optreal("--checkpoint-interval",
 			    optarg, 0, 3600);
 			break;
+		case O_FORCE: opt.force = 1; break;
 		case O_RESUME: opt.resume_only = 1; break;
 		case O_RETRIES:
 			opt.retries = (unsigned)pskd_optnum("--retries", optarg,
@@ -189,18 +234,7 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if ((mode == MODE_VERIFY && (argc > 0 || opt.resume_only)) ||
-	    (mode == MODE_URL && argc > 0) || (sha && mode != MODE_URL) ||
-	    (mode == MODE_ANNOTATE && argc == 0))
-		pskd_usage_error(NULL);
-	if (sha && !pskd_sha256_valid(sha, strlen(sha))) {
-		pskd_warnx("-s: '%s' is not a sha256 (64 hex digits)", sha);
-		pskd_usage_error(NULL);
-	}
-	if (url && !pskd_get_scheme_ok(url)) {
-		pskd_warnx("-u: '%s' is not an http, https or file URL", url);
-		pskd_usage_error(NULL);
-	}
+	check_usage(mode, argc, &opt, sha, url);
 	opt.stream = url != NULL && opt.dir == NULL;
 	opt.dir = opt.dir ? folder(opt.dir) : ".";
 	clock_gettime(CLOCK_REALTIME, &ts);

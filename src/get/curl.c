@@ -1,10 +1,11 @@
 /*
  * curl.c - one transfer through the curl program, and the parser of the
  * headers it dumps.  The argument vector is fixed here: -q first (no
- * .curlrc), the URL as the argument of --url (never read as an option),
- * globbing off, protocols and redirects limited.
+ * .curlrc), globbing off, protocols and redirects limited; the URL and the
+ * request headers come on curl's standard input as a config.
  */
 #define _GNU_SOURCE
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -176,80 +177,116 @@ pskd_http_feed(struct pskd_http *h, const char *p, size_t n)
 	return i;
 }
 
+/* A curl config value: quoted, with curl's backslash escapes. */
+static void
+config_value(struct pskd_buf *b, const char *name, const char *v)
+{
+	pskd_buf_add(b, name, strlen(name));
+	pskd_buf_add(b, " = \"", 4);
+	for (; *v; v++) {
+		switch (*v) {
+		case '"': pskd_buf_add(b, "\\\"", 2); break;
+		case '\\': pskd_buf_add(b, "\\\\", 2); break;
+		case '\t': pskd_buf_add(b, "\\t", 2); break;
+		case '\n': pskd_buf_add(b, "\\n", 2); break;
+		case '\r': pskd_buf_add(b, "\\r", 2); break;
+		case '\v': pskd_buf_add(b, "\\v", 2); break;
+		default: pskd_buf_addc(b, (unsigned char)*v);
+		}
+	}
+	pskd_buf_add(b, "\"\n", 2);
+}
+
+/* Send all of b on the socket s; -1 when curl went away first. */
+static int
+send_all(int s, const struct pskd_buf *b)
+{
+	size_t off = 0;
+	ssize_t n;
+
+	while (off < b->len) {
+		n = send(s, b->p + off, b->len - off, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		off += (size_t)n;
+	}
+	return 0;
+}
+
 int
 pskd_curl_start(struct pskd_curl *c, const char *url, uint64_t from,
     const char *if_range, const char *agent)
 {
+	/*
+	 * Fixed settings only: the URL and headers go on curl's standard
+	 * input as a config (--config -), never in an argument vector, where
+	 * any user could read them and where a long URL would not fit.
+	 */
+	static char *const argv[] = {
+		"curl", "-q",		/* first: never read a .curlrc */
+		"--config", "-", "--silent", "--no-buffer", "--globoff",
+		"--location", "--max-redirs", "10",
+		"--proto", "=http,https,file", "--proto-redir", "=http,https",
+		"--connect-timeout", "30", "--dump-header", "/dev/fd/3", NULL
+	};
 	posix_spawn_file_actions_t fa;
-	char range[32], *ifr = NULL, *argv[40];
-	int bp[2], hp[2], n = 0, e;
+	struct pskd_buf cfg = { NULL, 0, 0 };
+	char range[32], *ifr;
+	int bp[2] = { -1, -1 }, hp[2] = { -1, -1 }, sv[2] = { -1, -1 }, e, i;
 
-	argv[n++] = "curl";
-	argv[n++] = "-q";		/* first: never read a .curlrc */
-	argv[n++] = "--silent";
-	argv[n++] = "--no-buffer";
-	argv[n++] = "--globoff";
-	argv[n++] = "--location";
-	argv[n++] = "--max-redirs";
-	argv[n++] = "10";
-	argv[n++] = "--proto";
-	argv[n++] = "=http,https,file";
-	argv[n++] = "--proto-redir";
-	argv[n++] = "=http,https";
-	argv[n++] = "--connect-timeout";
-	argv[n++] = "30";
-	argv[n++] = "--user-agent";
-	argv[n++] = (char *)agent;
-	argv[n++] = "--dump-header";
-	argv[n++] = "/dev/fd/3";
+	config_value(&cfg, "user-agent", agent);
 	if (from > 0) {
 		snprintf(range, sizeof(range), "%llu-",
 		    (unsigned long long)from);
-		argv[n++] = "--range";
-		argv[n++] = range;
+		config_value(&cfg, "range", range);
 		if (if_range != NULL) {
-			size_t len = strlen(if_range) + 16;
-
-			ifr = pskd_xmalloc(len);
-			snprintf(ifr, len, "If-Range: %s", if_range);
-			argv[n++] = "--header";
-			argv[n++] = ifr;
+			ifr = pskd_xmalloc(strlen(if_range) + 16);
+			sprintf(ifr, "If-Range: %s", if_range);
+			config_value(&cfg, "header", ifr);
+			free(ifr);
 		}
 	}
-	argv[n++] = "--url";
-	argv[n++] = (char *)url;
-	argv[n] = NULL;
+	config_value(&cfg, "url", url);
 
 	/* Close-on-exec, so a curl started by another thread gets none. */
-	if (pipe2(bp, O_CLOEXEC) == -1)
-		goto fail;
-	if (pipe2(hp, O_CLOEXEC) == -1) {
-		close(bp[0]);
-		close(bp[1]);
+	if (pipe2(bp, O_CLOEXEC) == -1 || pipe2(hp, O_CLOEXEC) == -1 ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
+		e = errno;
 		goto fail;
 	}
 	pskd_pipe_grow(bp[0]);
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
 	posix_spawn_file_actions_adddup2(&fa, bp[1], 1);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, hp[1], 3);
 	e = posix_spawnp(&c->pid, "curl", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	if (e != 0)
+		goto fail;
 	close(bp[1]);
 	close(hp[1]);
-	free(ifr);
-	if (e != 0) {
-		close(bp[0]);
-		close(hp[0]);
-		errno = e;
-		return -1;
-	}
+	close(sv[1]);
 	c->body = bp[0];
 	c->hdrs = hp[0];
+	/* A curl that died before reading it all fails in pskd_curl_end. */
+	(void)send_all(sv[0], &cfg);
+	close(sv[0]);
+	pskd_buf_free(&cfg);
 	return 0;
 fail:
-	free(ifr);
+	for (i = 0; i < 2; i++) {
+		if (bp[i] != -1)
+			close(bp[i]);
+		if (hp[i] != -1)
+			close(hp[i]);
+		if (sv[i] != -1)
+			close(sv[i]);
+	}
+	pskd_buf_free(&cfg);
+	errno = e;
 	return -1;
 }
 

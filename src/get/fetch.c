@@ -5,9 +5,12 @@
  * shard into place.
  */
 #define _GNU_SOURCE
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,12 +18,66 @@
 #include "pskd.h"
 #include "xfer.h"
 
+/*
+ * A fresh NAME.partial: whatever was at that name (a stale file, or a
+ * symlink someone planted) is removed, not written through.
+ */
 static int
 open_part(struct pskd_xfer *x)
 {
-	x->fd = open(x->part, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (x->fd == -1) {
+	if ((unlink(x->part) == -1 && errno != ENOENT) ||
+	    (x->fd = open(x->part, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0666)) == -1) {
 		pskd_get_set_error(x->j, pskd_get_asprintf("%s: %s", x->part,
+		    strerror(errno)));
+		return -1;
+	}
+	x->opened = 1;
+	return 0;
+}
+
+/*
+ * Did pskd-get make the file at NAME?  The manifest records it as a
+ * complete shard, or a checkpoint outlived its rename.
+ */
+static int
+ours(const struct pskd_xfer *x)
+{
+	const struct pskd_shard *s = pskd_manifest_find(&x->g->old,
+	    x->j->name);
+
+	return (s && s->status == PSKD_SHARD_COMPLETE) || x->ref_sha[0];
+}
+
+/*
+ * Something is at NAME, with no partial download of it: complete (1), or
+ * to be downloaded again (0) when it is ours to replace, else -1.
+ */
+static int
+existing(struct pskd_xfer *x, const char *path)
+{
+	struct pskd_get_job *j = x->j;
+	int r = pskd_xfer_check_complete(x, path);
+
+	if (r == 1)
+		return 1;
+	if (x->g->opt->resume_only) {
+		pskd_get_set_error(j, pskd_xstrdup(r == 0 ? "does not match "
+		    "the manifest or the list (--resume-only)" : "no "
+		    "checkpoint and no sha256 to verify it (--resume-only)"));
+		return -1;
+	}
+	if (!ours(x) && !x->g->opt->force) {
+		pskd_get_set_error(j, pskd_get_asprintf("%s: exists and "
+		    "pskd-get did not make it (--force replaces it)", path));
+		return -1;
+	}
+	if (r == 0)
+		pskd_warnx("%s: does not match its sha256; downloading again",
+		    path);
+	/* Known bad, or not ours and --force: it goes now. */
+	if (unlink(path) == -1) {
+		pskd_get_set_error(j, pskd_get_asprintf("%s: %s", path,
 		    strerror(errno)));
 		return -1;
 	}
@@ -34,28 +91,17 @@ open_part(struct pskd_xfer *x)
 static int
 prepare(struct pskd_xfer *x, const char *path)
 {
-	struct pskd_get_job *j = x->j;
+	struct stat st;
 	int r;
 
 	r = pskd_xfer_resume(x, path);
 	if (r == -1)
 		return -1;
-	if (r == 0 && access(path, F_OK) == 0) {
-		r = pskd_xfer_check_complete(x, path);
-		if (r == 1)
-			return 1;
-		if (x->g->opt->resume_only) {
-			pskd_get_set_error(j, pskd_xstrdup(r == 0 ?
-			    "does not match the manifest or the list "
-			    "(--resume-only)" : "no checkpoint and no sha256 "
-			    "to verify it (--resume-only)"));
-			return -1;
-		}
-		if (r == 0)
-			pskd_warnx("%s: does not match its sha256; "
-			    "downloading again", path);
+	if (r == 0 && lstat(path, &st) == 0) {
+		if ((r = existing(x, path)) != 0)
+			return r;
 	} else if (r == 0 && x->g->opt->resume_only) {
-		pskd_get_set_error(j, pskd_xstrdup("no partial download to "
+		pskd_get_set_error(x->j, pskd_xstrdup("no partial download to "
 		    "resume (--resume-only)"));
 		return -1;
 	}
@@ -80,26 +126,55 @@ verified(struct pskd_xfer *x, char hex[PSKD_SHA256_HEX])
 	return 0;
 }
 
+/*
+ * Rename NAME.partial to NAME, never over a file: one that appeared
+ * during the download is not pskd-get's to replace.
+ */
+static int
+rename_new(const char *from, const char *to)
+{
+	if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -1;
+	/* A file system without RENAME_NOREPLACE: link fails on EEXIST. */
+	if (link(from, to) == -1)
+		return -1;
+	return unlink(from);
+}
+
+/*
+ * The shard into place.  First a checkpoint that vouches for every byte,
+ * so that a run stopped after the rename, or a rename that fails, loses
+ * nothing; the checkpoint goes once the manifest records the shard
+ * (j->done_ckpt).
+ */
 static int
 finish(struct pskd_xfer *x, const char *path, const char *hex)
 {
 	struct pskd_get_job *j = x->j;
 
 	if (x->fd != -1) {
-		if (fdatasync(x->fd) == -1 || close(x->fd) == -1) {
+		x->expected = x->have;
+		x->expected_known = 1;
+		x->vouched = UINT64_MAX;	/* differs from have: write it */
+		if (pskd_xfer_checkpoint(x) == -1)
+			return -1;
+		if (close(x->fd) == -1) {
 			pskd_get_set_error(j, pskd_get_asprintf("%s: %s",
 			    x->part, strerror(errno)));
 			x->fd = -1;
 			return -1;
 		}
 		x->fd = -1;
-		if (rename(x->part, path) == -1 || pskd_fsync_dir(path) == -1 ||
-		    (unlink(x->ckpt) == -1 && errno != ENOENT) ||
+		if (rename_new(x->part, path) == -1 ||
 		    pskd_fsync_dir(path) == -1) {
 			pskd_get_set_error(j, pskd_get_asprintf("%s: %s", path,
 			    strerror(errno)));
 			return -1;
 		}
+		j->done_ckpt = x->ckpt;
+		x->ckpt = NULL;
 	}
 	j->out.bytes = x->have;
 	memcpy(j->out.sha256, hex, PSKD_SHA256_HEX);
@@ -283,6 +358,11 @@ pskd_get_fetch(struct pskd_get *g, struct pskd_get_job *j)
 	} else {
 		if (x.fd != -1)
 			close(x.fd);
+		/* Nothing worth resuming: leave no empty NAME.partial. */
+		if (x.opened && x.have == 0) {
+			(void)unlink(x.part);
+			(void)unlink(x.ckpt);
+		}
 		j->out.status = PSKD_SHARD_FAILED;
 		j->out.bytes = 0;
 		j->out.sha256[0] = '\0';

@@ -28,6 +28,7 @@ struct pskd_get_opt {
 	int		 stream;	/* -u without -d: bytes to stdout */
 	unsigned	 jobs;		/* -j */
 	int		 resume_only;
+	int		 force;		/* replace what pskd-get did not make */
 	unsigned	 retries;
 	double		 retry_wait;
 	double		 stall;		/* seconds without a byte */
@@ -43,6 +44,7 @@ struct pskd_get_job {
 	int		 kept;		/* -u -d: another shard of the manifest */
 	struct pskd_shard out;	/* what the manifest says of it */
 	char		*error;		/* why it failed */
+	char		*done_ckpt;	/* to remove once the manifest has it */
 	uint64_t	 have;		/* progress */
 	uint64_t	 expected;
 };
@@ -74,7 +76,11 @@ char	*pskd_get_shard_name(const struct pskd_get *g, const char *url,
 	    size_t index);
 
 /* run.c */
-void	pskd_get_load_manifest(struct pskd_get *g);
+/*
+ * Create and lock the folder, finish an interrupted manifest save, and
+ * load the manifest, which its lock must vouch for (or --force).
+ */
+void	pskd_get_open_folder(struct pskd_get *g);
 /* Download every planned shard; the exit status. */
 int	pskd_get_run(struct pskd_get *g);
 

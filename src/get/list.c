@@ -158,6 +158,10 @@ pskd_get_read_list(struct pskd_get *g, const char *path)
 			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: not an http, https "
 			    "or file URL", r.name,
 			    (unsigned long long)r.lineno);
+		if (!pskd_record_text_ok(f[0]))
+			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: a URL must be "
+			    "valid UTF-8 without control characters", r.name,
+			    (unsigned long long)r.lineno);
 		j = add_job(g);
 		j->url = pskd_xstrdup(f[0]);
 		line_fields(j, f, nf, &r);

@@ -44,6 +44,7 @@ pskd_xfer_resume(struct pskd_xfer *x, const char *path)
 	struct pskd_buf b = { NULL, 0, 0 };
 	struct pskd_checkpoint c;
 	char err[256], hex[PSKD_SHA256_HEX];
+	struct stat st;
 	int64_t n;
 	int r = 0;
 
@@ -51,8 +52,8 @@ pskd_xfer_resume(struct pskd_xfer *x, const char *path)
 		pskd_buf_free(&b);
 		return 0;
 	}
-	if (access(x->part, F_OK) == -1 && errno == ENOENT &&
-	    access(path, F_OK) == 0) {
+	if (lstat(x->part, &st) == -1 && errno == ENOENT &&
+	    lstat(path, &st) == 0) {
 		interrupted_finish(x, &b);
 		pskd_buf_free(&b);
 		return 0;
@@ -65,11 +66,21 @@ pskd_xfer_resume(struct pskd_xfer *x, const char *path)
 		pskd_warnx("%s: for another URL; starting again", x->ckpt);
 		goto out;
 	}
-	x->fd = open(x->part, O_RDWR | O_CLOEXEC);
+	/* Never through a symlink planted at NAME.partial. */
+	x->fd = open(x->part, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (x->fd == -1) {
-		pskd_warnx("%s: %s; starting again", x->part, strerror(errno));
+		pskd_warnx("%s: %s; starting again", x->part,
+		    errno == ELOOP ? "a symbolic link" : strerror(errno));
 		goto out;
 	}
+	if (fstat(x->fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    fcntl(x->fd, F_SETFL, 0) == -1) {
+		pskd_warnx("%s: not a regular file; starting again", x->part);
+		close(x->fd);
+		x->fd = -1;
+		goto out;
+	}
+	x->opened = 1;
 	n = pskd_sha256_fd(&x->h, x->fd, c.verified);
 	if (n >= 0 && (uint64_t)n == c.verified)
 		pskd_sha256_peek(&x->h, hex);
@@ -157,8 +168,8 @@ pskd_xfer_check_complete(struct pskd_xfer *x, const char *path)
 		return -1;
 	if (*sha == '\0')		/* the list and the manifest disagree */
 		return 0;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
-	    fstat(fd, &st) == -1) {
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
+	    fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
 		if (fd != -1)
 			close(fd);
 		return 0;

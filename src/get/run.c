@@ -73,21 +73,56 @@ pskd_get_set_error(struct pskd_get_job *j, char *msg)
 	j->error = msg;
 }
 
-void
-pskd_get_load_manifest(struct pskd_get *g)
+/*
+ * What is wrong with the folder's manifest (NULL: nothing) in msg.  A
+ * manifest that its lock does not vouch for is refused: someone changed
+ * it, and perhaps a shard with it.
+ */
+static const char *
+manifest_problem(struct pskd_get *g, const struct pskd_buf *man, char *msg,
+    size_t size)
+{
+	struct pskd_buf lock = { NULL, 0, 0 };
+	char *lpath = pskd_get_asprintf("%s/%s", g->opt->dir,
+	    PSKD_MANIFEST_LOCK);
+	char err[256], want[PSKD_SHA256_HEX], hex[PSKD_SHA256_HEX];
+	uint64_t line;
+
+	*msg = '\0';
+	pskd_sha256_hex(man->p, man->len, hex);
+	if (pskd_file_slurp(lpath, &lock) == -1)
+		snprintf(msg, size, "no %s (%s)", PSKD_MANIFEST_LOCK,
+		    strerror(errno));
+	else if (pskd_manifest_lock_parse(lock.p, lock.len, want, err,
+	    sizeof(err)) == -1)
+		snprintf(msg, size, "%s: %s", PSKD_MANIFEST_LOCK, err);
+	else if (strcmp(hex, want) != 0)
+		snprintf(msg, size, "does not match %s", PSKD_MANIFEST_LOCK);
+	else if (pskd_manifest_parse(&g->old, man->p, man->len, err,
+	    sizeof(err), &line) == -1)
+		snprintf(msg, size, "line %llu: %s", (unsigned long long)line,
+		    err);
+	pskd_buf_free(&lock);
+	free(lpath);
+	return *msg ? msg : NULL;
+}
+
+static void
+load_manifest(struct pskd_get *g)
 {
 	struct pskd_buf b = { NULL, 0, 0 };
 	char *path = pskd_get_asprintf("%s/%s", g->opt->dir, PSKD_MANIFEST);
-	char err[256];
-	uint64_t line;
+	char msg[512];
 
 	if (pskd_file_slurp(path, &b) == -1) {
 		if (errno != ENOENT)
 			pskd_err(PSKD_EXIT_DATA, "%s", path);
-	} else if (pskd_manifest_parse(&g->old, b.p, b.len, err, sizeof(err),
-	    &line) == -1) {
-		pskd_warnx("%s:%llu: %s; writing a new one", path,
-		    (unsigned long long)line, err);
+	} else if (manifest_problem(g, &b, msg, sizeof(msg)) != NULL) {
+		if (!g->opt->force)
+			pskd_errx(PSKD_EXIT_DATA, "%s: %s; pskd-get --verify "
+			    "checks the folder, --force rebuilds the manifest "
+			    "from the list", path, msg);
+		pskd_warnx("%s: %s; rebuilding it (--force)", path, msg);
 		pskd_manifest_free(&g->old);
 	}
 	pskd_buf_free(&b);
@@ -133,6 +168,12 @@ worker(void *arg)
 		if (!g->opt->stream)
 			save_manifest(g);
 		pthread_mutex_unlock(&g->mu);
+		/* The manifest vouches for the shard: its checkpoint goes. */
+		if (j->done_ckpt) {
+			(void)unlink(j->done_ckpt);
+			free(j->done_ckpt);
+			j->done_ckpt = NULL;
+		}
 	}
 }
 
@@ -189,8 +230,17 @@ lock_folder(const char *dir)
 	if (flock(fd, LOCK_EX | LOCK_NB) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s: another pskd-get is working in "
 		    "this folder", dir);
+	/* A run killed between renaming the manifest and its lock. */
+	(void)pskd_manifest_recover(dir);
 	remove_stale(fd);
 	/* fd stays open: the lock lasts as long as the run. */
+}
+
+void
+pskd_get_open_folder(struct pskd_get *g)
+{
+	lock_folder(g->opt->dir);
+	load_manifest(g);
 }
 
 static void
@@ -220,8 +270,6 @@ pskd_get_run(struct pskd_get *g)
 	size_t i, nfailed = 0;
 	int status = 0;
 
-	if (!g->opt->stream)
-		lock_folder(g->opt->dir);
 	for (i = 0; i < g->njobs; i++) {
 		struct pskd_get_job *j = &g->jobs[i];
 

@@ -135,6 +135,7 @@ pskd_get_annotate(const char *dir, const char *file, int argc, char **argv)
 	while (flock(fd, LOCK_EX) == -1)
 		if (errno != EINTR)
 			pskd_err(PSKD_EXIT_DATA, "%s: flock", dir);
+	(void)pskd_manifest_recover(dir);
 	if (pskd_file_slurp(mpath, &man) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", mpath);
 	if (pskd_file_slurp(lpath, &lock) == -1)
@@ -161,9 +162,20 @@ pskd_get_annotate(const char *dir, const char *file, int argc, char **argv)
 			pskd_usage_error(NULL);
 		}
 		*eq = '\0';
-		if (pskd_shard_set(sh, argv[i], eq + 1) == -1) {
-			pskd_warnx("--annotate: %s: a member pskd-get keeps, "
-			    "or '%s' is not a JSON value", argv[i], eq + 1);
+		switch (pskd_shard_set(sh, argv[i], eq + 1)) {
+		case 0:
+			break;
+		case -1:
+			pskd_warnx("--annotate: %s: a member pskd-get keeps",
+			    argv[i]);
+			pskd_usage_error(NULL);
+		case -2:
+			pskd_warnx("--annotate: a key must be UTF-8 without "
+			    "control characters");
+			pskd_usage_error(NULL);
+		default:
+			pskd_warnx("--annotate: %s: '%s' is not one JSON value "
+			    "on one line", argv[i], eq + 1);
 			pskd_usage_error(NULL);
 		}
 	}

@@ -222,7 +222,26 @@ judge(struct pskd_xfer *x, struct pskd_http *hd)
 		return st == 429 || st == 408 || st >= 500 ? XFER_RETRY :
 		    XFER_FAIL;
 	}
-	/* The validators of the bytes we now hold. */
+	if (x->j->want_size_known && x->expected_known &&
+	    x->expected != x->j->want_size) {
+		pskd_get_set_error(x->j, pskd_get_asprintf("the server "
+		    "announces %llu bytes, the list says %llu",
+		    (unsigned long long)x->expected,
+		    (unsigned long long)x->j->want_size));
+		return XFER_FAIL;
+	}
+	/*
+	 * The validators of the bytes we now hold; one that could not be
+	 * recorded as it is (not UTF-8, control characters) is none.
+	 */
+	if (hd->etag && !pskd_record_text_ok(hd->etag)) {
+		free(hd->etag);
+		hd->etag = NULL;
+	}
+	if (hd->lastmod && !pskd_record_text_ok(hd->lastmod)) {
+		free(hd->lastmod);
+		hd->lastmod = NULL;
+	}
 	if (hd->etag || hd->lastmod || from == 0) {
 		free(x->etag);
 		free(x->lastmod);
@@ -240,6 +259,16 @@ curl_failed(struct pskd_xfer *x, int code)
 	if (x->why == NULL)
 		x->why = "curl failed";
 	return pskd_curl_permanent(code) ? XFER_FAIL : XFER_RETRY;
+}
+
+/* Would n more bytes go past the list's size? */
+static int
+past_size(const struct pskd_xfer *x, size_t n)
+{
+	const struct pskd_get_job *j = x->j;
+
+	return j->want_size_known && (x->have > j->want_size ||
+	    n > j->want_size - x->have);
 }
 
 /* Read the body into the shard until curl ends, a fault or a stall. */
@@ -270,6 +299,16 @@ body(struct pskd_xfer *x, int fd)
 			continue;
 		if (got <= 0)
 			break;
+		if (past_size(x, (size_t)got)) {
+			/* An endless body: keep what fits, fail the shard. */
+			(void)store(x, buf, (size_t)(x->j->want_size -
+			    x->have));
+			pskd_get_set_error(x->j, pskd_get_asprintf("more than "
+			    "the list's %llu bytes",
+			    (unsigned long long)x->j->want_size));
+			o = XFER_FAIL;
+			break;
+		}
 		if (store(x, buf, (size_t)got) == -1) {
 			o = XFER_FAIL;
 			break;
@@ -305,8 +344,14 @@ pskd_xfer_attempt(struct pskd_xfer *x, uint64_t *total, int *status)
 	x->retry_after = -1;
 	*status = 0;
 	if (pskd_curl_start(&c, x->j->url, x->have, x->etag ? x->etag :
-	    x->lastmod, "pskd-get/" PSKD_VERSION) == -1)
-		pskd_err(PSKD_EXIT_DATA, "curl (the curl package)");
+	    x->lastmod, "pskd-get/" PSKD_VERSION) == -1) {
+		if (errno == ENOENT)
+			pskd_err(PSKD_EXIT_DATA, "curl (the curl package)");
+		/* This shard's curl could not start; the others go on. */
+		pskd_get_set_error(x->j, pskd_get_asprintf("curl: %s",
+		    strerror(errno)));
+		return XFER_FAIL;
+	}
 	if (pskd_curl_headers(&c, &hd, x->g->opt->stall, &stalled) == -1) {
 		code = pskd_curl_end(&c, stalled);
 		pskd_http_free(&hd);

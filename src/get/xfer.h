@@ -23,6 +23,7 @@ struct pskd_xfer {
 	struct pskd_get	*g;
 	struct pskd_get_job *j;
 	int		 fd;		/* NAME.partial; -1 for stdout */
+	int		 opened;	/* NAME.partial opened by this run */
 	char		*part, *ckpt;
 	struct pskd_sha256 h;		/* of bytes [0, have) */
 	uint64_t	 have;		/* bytes written and hashed */

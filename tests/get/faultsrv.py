@@ -14,6 +14,9 @@
 #   ?nolength              no Content-Length (the body ends at close)
 #   ?noetag                no ETag
 #   ?redirect=PATH         302 to PATH (a full URL or a path)
+#   ?endless               200 without a length, a body that never ends
+#   ?etag_hex=HEX          the ETag is these raw bytes (not UTF-8, say)
+#   ?pause=N&secs=S        send N bytes, wait S seconds, send the rest
 #
 # Faults with times=K apply to the first K requests of that URL only.
 # Usage: faultsrv.py ROOT PORTFILE LOGFILE; writes the port it listens on
@@ -24,6 +27,7 @@ import json
 import os
 import sys
 import threading
+import time
 import urllib.parse
 
 root, portfile, logfile = sys.argv[1:4]
@@ -69,6 +73,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             self.record(302, None)
             return
+        if "endless" in q:
+            self.send_response(200)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.record(200, 0)
+            chunk = bytes(range(256)) * 256
+            try:
+                while True:
+                    self.wfile.write(chunk)
+            except (BrokenPipeError, ConnectionResetError, ValueError):
+                pass
+            self.close_connection = True
+            return
         status = num("status")
         if status is not None and active:
             body = b"fault\n"
@@ -97,6 +114,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             data = changed(data)
             version = 2
         etag = '"%s-%d"' % (hashlib.sha256(data).hexdigest()[:16], version)
+        if "etag_hex" in q:
+            # http.server encodes header values as Latin-1: raw bytes.
+            etag = bytes.fromhex(q["etag_hex"][0]).decode("latin-1")
         size = len(data)
         start = 0
         rng = self.headers.get("Range")
@@ -147,8 +167,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         stall = num("stall") if active else None
         if stall is not None:
             limit = min(limit, stall)
+        pause = num("pause") if active else None
         try:
             for i in range(0, limit, 65536):
+                if pause is not None and i >= pause:
+                    self.wfile.flush()
+                    time.sleep(float(q["secs"][0]))
+                    pause = None
                 self.wfile.write(body[i:min(limit, i + 65536)])
             self.wfile.flush()
             if stall is not None:
