@@ -18,12 +18,24 @@
 #include "get/get.h"
 
 static const char usage_text[] =
-    "pskd-get [-Pq] [-d dir] [-j jobs] [--checkpoint-interval s] [--force]\n"
-    "                [--resume-only] [--retries n] [--retry-wait s]\n"
-    "                [--stall-timeout s] [list ...]\n"
-    "       pskd-get [-Pq] [-d dir] [--force] [-s sha256] -u url\n"
+    "pskd-get [-Pq] [-d dir] [-H header] [-j jobs] "
+    "[--checkpoint-interval s]\n"
+    "                [--curl-config file] [--force] [--header-file file]\n"
+    "                [--netrc | --netrc-file file] [--resume-only] "
+    "[--retries n]\n"
+    "                [--retry-wait s] [--stall-timeout s] "
+    "[--token-hosts hosts]\n"
+    "                [list ...]\n"
+    "       pskd-get [-Pq] [-d dir] [-H header] [-s sha256] "
+    "[--curl-config file]\n"
+    "                [--force] [--header-file file] "
+    "[--netrc | --netrc-file file]\n"
+    "                [--token-hosts hosts] -u url\n"
     "       pskd-get --verify [-d dir]\n"
     "       pskd-get [-d dir] --annotate file key=json ...";
+
+/* Where HF_TOKEN goes by default: the Hugging Face Hub and its CDNs. */
+#define TOKEN_HOSTS	"huggingface.co,.huggingface.co,hf.co,.hf.co"
 
 enum mode { MODE_LIST, MODE_URL, MODE_VERIFY, MODE_ANNOTATE };
 
@@ -35,19 +47,27 @@ help(void)
 	    "a terminal\n"
 	    "  -q, --quiet                 no progress\n"
 	    "  -d, --cache-dir DIR         the shard folder (default .)\n"
+	    "  -H, --header 'NAME: VALUE'  a request header (repeatable)\n"
 	    "  -j, --jobs N                shards at once (default 1)\n"
 	    "      --checkpoint-interval S seconds between checkpoints "
 	    "(default 2)\n"
-	    "      --force                 replace files pskd-get did not make; "
-	    "rebuild a\n"
+	    "      --curl-config FILE      more curl settings (proxies, "
+	    "certificates, --aws-sigv4)\n"
+	    "      --force                 replace files pskd-get did not "
+	    "make; rebuild a\n"
 	    "                              manifest its lock does not vouch "
 	    "for\n"
+	    "      --header-file FILE      request headers, one a line\n"
+	    "      --netrc                 credentials from ~/.netrc\n"
+	    "      --netrc-file FILE       credentials from FILE\n"
 	    "      --resume-only           never start a shard from byte 0\n"
 	    "      --retries N             transient faults in a row before "
 	    "a shard fails (default 5)\n"
 	    "      --retry-wait S          first backoff (default 1)\n"
 	    "      --stall-timeout S       seconds without data that count "
 	    "as a fault (default 60)\n"
+	    "      --token-hosts HOSTS     where HF_TOKEN may go (default "
+	    TOKEN_HOSTS ")\n"
 	    "  -s, --sha256 HEX            the expected sha256 of -u's URL\n"
 	    "  -u, --url URL               fetch one URL\n"
 	    "      --verify                check the folder against its "
@@ -106,6 +126,11 @@ check_usage(enum mode mode, int argc, const struct pskd_get_opt *opt,
 		pskd_warnx("-u: '%s' is not an http, https or file URL", url);
 		pskd_usage_error(NULL);
 	}
+	if (url && pskd_get_url_has_userinfo(url)) {
+		pskd_warnx("-u: a URL with credentials in it would be "
+		    "recorded; use -H or --netrc");
+		pskd_usage_error(NULL);
+	}
 }
 
 /* The URL lists (none: stdin) into the folder. */
@@ -154,19 +179,26 @@ folder(const char *dir)
 int
 main(int argc, char **argv)
 {
-	enum { O_CKPT = 256, O_FORCE, O_RESUME, O_RETRIES, O_WAIT, O_STALL,
-	    O_VERIFY, O_ANNOTATE, O_HELP, O_VERSION };
+	enum { O_CKPT = 256, O_CURLCFG, O_FORCE, O_HFILE, O_NETRC, O_NETRCF,
+	    O_RESUME, O_RETRIES, O_WAIT, O_STALL, O_HOSTS, O_VERIFY,
+	    O_ANNOTATE, O_HELP, O_VERSION };
 	static const struct option longopts[] = {
 		{ "progress", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "cache-dir", required_argument, NULL, 'd' },
+		{ "header", required_argument, NULL, 'H' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "checkpoint-interval", required_argument, NULL, O_CKPT },
+		{ "curl-config", required_argument, NULL, O_CURLCFG },
 		{ "force", no_argument, NULL, O_FORCE },
+		{ "header-file", required_argument, NULL, O_HFILE },
+		{ "netrc", no_argument, NULL, O_NETRC },
+		{ "netrc-file", required_argument, NULL, O_NETRCF },
 		{ "resume-only", no_argument, NULL, O_RESUME },
 		{ "retries", required_argument, NULL, O_RETRIES },
 		{ "retry-wait", required_argument, NULL, O_WAIT },
 		{ "stall-timeout", required_argument, NULL, O_STALL },
+		{ "token-hosts", required_argument, NULL, O_HOSTS },
 		{ "sha256", required_argument, NULL, 's' },
 		{ "url", required_argument, NULL, 'u' },
 		{ "verify", no_argument, NULL, O_VERIFY },
@@ -184,18 +216,29 @@ main(int argc, char **argv)
 		.ckpt_every = 2.0,
 	};
 	struct pskd_get g;
-	const char *url = NULL, *sha = NULL, *annotated = NULL;
+	const char *url = NULL, *sha = NULL, *annotated = NULL, *token;
 	enum mode mode = MODE_LIST;
 	struct timespec ts;
-	int c;
+	int c, creds = 0;
 
 	pskd_init(argv, usage_text);
-	while ((c = getopt_long(argc, argv, "Pqd:j:s:u:", longopts,
+	pskd_get_auth_init(&opt.auth);
+	(void)pskd_get_auth_token_hosts(&opt.auth, TOKEN_HOSTS);
+	while ((c = getopt_long(argc, argv, "Pqd:H:j:s:u:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'P': pskd_progress_mode = 1; break;
 		case 'q': pskd_progress_mode = -1; break;
 		case 'd': opt.dir = optarg; break;
+		case 'H':
+			/* The value may be a secret: not in the message. */
+			if (pskd_get_auth_header(&opt.auth, optarg) == -1) {
+				pskd_warnx("-H: not a header pskd-get may send "
+				    "(Name: value)");
+				pskd_usage_error(NULL);
+			}
+			creds = 1;
+			break;
 		case 'j':
 			opt.jobs = (unsigned)pskd_optnum("-j", optarg, 1, 256,
 			    0);
@@ -204,7 +247,17 @@ main(int argc, char **argv)
 			opt.ckpt_every = pskd_optreal("--checkpoint-interval",
 			    optarg, 0, 3600);
 			break;
+		case O_CURLCFG:
+			pskd_get_auth_curl_config(&opt.auth, optarg);
+			creds = 1;
+			break;
 		case O_FORCE: opt.force = 1; break;
+		case O_HFILE:
+			pskd_get_auth_header_file(&opt.auth, optarg);
+			creds = 1;
+			break;
+		case O_NETRC: opt.auth.netrc = 1; creds = 1; break;
+		case O_NETRCF: opt.auth.netrc_file = optarg; creds = 1; break;
 		case O_RESUME: opt.resume_only = 1; break;
 		case O_RETRIES:
 			opt.retries = (unsigned)pskd_optnum("--retries", optarg,
@@ -219,6 +272,14 @@ main(int argc, char **argv)
 			    86400);
 			if (opt.stall < 0.01)
 				opt.stall = 0.01;
+			break;
+		case O_HOSTS:
+			if (pskd_get_auth_token_hosts(&opt.auth,
+			    optarg) == -1) {
+				pskd_warnx("--token-hosts: '%s' is not a list "
+				    "of host names", optarg);
+				pskd_usage_error(NULL);
+			}
 			break;
 		case 's': sha = optarg; break;
 		case 'u': url = optarg; set_mode(&mode, MODE_URL); break;
@@ -235,6 +296,16 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	check_usage(mode, argc, &opt, sha, url);
+	if (creds && (mode == MODE_VERIFY || mode == MODE_ANNOTATE)) {
+		pskd_warnx("%s does not download: no -H, --header-file, "
+		    "--netrc or --curl-config", mode_name[mode]);
+		pskd_usage_error(NULL);
+	}
+	if ((token = getenv("HF_TOKEN")) != NULL && *token != '\0' &&
+	    pskd_get_auth_token(&opt.auth, token) == -1) {
+		pskd_warnx("HF_TOKEN: not a token pskd-get may send");
+		pskd_usage_error(NULL);
+	}
 	opt.stream = url != NULL && opt.dir == NULL;
 	opt.dir = opt.dir ? folder(opt.dir) : ".";
 	clock_gettime(CLOCK_REALTIME, &ts);

@@ -73,8 +73,8 @@ existing(struct pskd_xfer *x, const char *path)
 		return -1;
 	}
 	if (r == 0)
-		pskd_warnx("%s: does not match its sha256; downloading again",
-		    path);
+		pskd_get_warnx(x->g, "%s: does not match its sha256; "
+		    "downloading again", path);
 	/* Known bad, or not ours and --force: it goes now. */
 	if (unlink(path) == -1) {
 		pskd_get_set_error(j, pskd_get_asprintf("%s: %s", path,
@@ -110,18 +110,35 @@ prepare(struct pskd_xfer *x, const char *path)
 	return 0;
 }
 
+/* The sha256 expected, and who said so: the list, or a server. */
+static const char *
+expected_sha(const struct pskd_xfer *x, const char **by)
+{
+	if (x->j->want_sha[0]) {
+		*by = "the list";
+		return x->j->want_sha;
+	}
+	if (x->announced[0]) {
+		*by = x->announced_by;
+		return x->announced;
+	}
+	*by = NULL;
+	return NULL;
+}
+
 /* Verified: size, then sha256.  0 ok, -1 size, -2 sha256. */
 static int
 verified(struct pskd_xfer *x, char hex[PSKD_SHA256_HEX])
 {
 	struct pskd_get_job *j = x->j;
+	const char *by, *sha = expected_sha(x, &by);
 
 	pskd_sha256_peek(&x->h, hex);
 	if (x->expected_known && x->have != x->expected)
 		return -1;
 	if (j->want_size_known && x->have != j->want_size)
 		return -1;
-	if (j->want_sha[0] && strcmp(hex, j->want_sha) != 0)
+	if (sha && strcmp(hex, sha) != 0)
 		return -2;
 	return 0;
 }
@@ -157,7 +174,7 @@ finish(struct pskd_xfer *x, const char *path, const char *hex)
 	if (x->fd != -1) {
 		x->expected = x->have;
 		x->expected_known = 1;
-		x->vouched = UINT64_MAX;	/* differs from have: write it */
+		x->vouched = UINT64_MAX;	/* != have: written */
 		if (pskd_xfer_checkpoint(x) == -1)
 			return -1;
 		if (close(x->fd) == -1) {
@@ -179,6 +196,8 @@ finish(struct pskd_xfer *x, const char *path, const char *hex)
 	j->out.bytes = x->have;
 	memcpy(j->out.sha256, hex, PSKD_SHA256_HEX);
 	j->out.etag = x->etag ? pskd_xstrdup(x->etag) : NULL;
+	j->out.sha256_from = j->want_sha[0] ? pskd_sha256_source("list") :
+	    pskd_sha256_source(x->announced_by);
 	return 0;
 }
 
@@ -204,13 +223,14 @@ static int
 check_end(struct pskd_xfer *x, char hex[PSKD_SHA256_HEX], int *restarts)
 {
 	struct pskd_get_job *j = x->j;
+	const char *by, *sha = expected_sha(x, &by);
 	int r = verified(x, hex);
 
 	if (r == 0)
 		return 0;
 	if (r == -2 && ((*restarts)++ > 0 || x->fd == -1)) {
-		pskd_get_set_error(j, pskd_get_asprintf("sha256 %s, the list "
-		    "says %s%s", hex, j->want_sha, x->fd == -1 ? "" :
+		pskd_get_set_error(j, pskd_get_asprintf("sha256 %s, %s says "
+		    "%s%s", hex, by, sha, x->fd == -1 ? "" :
 		    " (after a full restart)"));
 		/* Known bad bytes: nothing to resume. */
 		if (x->fd != -1) {
@@ -220,7 +240,8 @@ check_end(struct pskd_xfer *x, char hex[PSKD_SHA256_HEX], int *restarts)
 		return -1;
 	}
 	if (r == -2)
-		pskd_warnx("%s: sha256 mismatch; downloading again", j->url);
+		pskd_get_warnx(x->g, "%s: sha256 mismatch; downloading again",
+		    j->url);
 	if (r == -1 && x->fd == -1) {
 		pskd_get_set_error(j, pskd_get_asprintf("%llu bytes, expected "
 		    "%llu", (unsigned long long)x->have, (unsigned long long)
@@ -259,12 +280,21 @@ transfer(struct pskd_xfer *x, char hex[PSKD_SHA256_HEX])
 
 	x->last_ckpt = pskd_get_now();
 	if (x->expected_known && x->have == x->expected)
-		o = XFER_DONE;		/* all there: killed before the rename */
+		o = XFER_DONE;	/* all there: killed before the rename */
 	else
 		o = XFER_RETRY;
 	for (;;) {
 		if (o != XFER_DONE)
 			o = pskd_xfer_attempt(x, &total, &status);
+		if (o == XFER_EXPIRED) {
+			/*
+			 * A signed URL used again after a fault has expired:
+			 * the list's URL gives a fresh one.  Not a fault of
+			 * its own (the one before it was counted).
+			 */
+			o = XFER_RETRY;
+			continue;
+		}
 		if (o == XFER_RANGE_END) {
 			/* Nothing past our bytes: complete only if verified. */
 			if (total == x->have && (!x->expected_known ||
@@ -370,6 +400,9 @@ pskd_get_fetch(struct pskd_get *g, struct pskd_get_job *j)
 	pskd_sha256_free(&x.h);
 	free(x.etag);
 	free(x.lastmod);
+	free(x.again_url);
+	free(x.again_etag);
+	free(x.again_lastmod);
 	free(x.part);
 	free(x.ckpt);
 	free(path);

@@ -162,6 +162,11 @@ pskd_get_read_list(struct pskd_get *g, const char *path)
 			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: a URL must be "
 			    "valid UTF-8 without control characters", r.name,
 			    (unsigned long long)r.lineno);
+		/* The manifest records the URL: no password in it. */
+		if (pskd_get_url_has_userinfo(f[0]))
+			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: a URL with "
+			    "credentials in it would be recorded; use -H or "
+			    "--netrc", r.name, (unsigned long long)r.lineno);
 		j = add_job(g);
 		j->url = pskd_xstrdup(f[0]);
 		line_fields(j, f, nf, &r);

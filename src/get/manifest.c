@@ -21,9 +21,26 @@ static const char head[] = "{\"version\": 1, \"shards\": [";
 static const char tail[] = "]}";
 
 static const char *const known[] = {
-	"url", "file", "bytes", "sha256", "etag", "status"
+	"url", "file", "bytes", "sha256", "etag", "status", "sha256_from"
 };
 #define NKNOWN (sizeof(known) / sizeof(known[0]))
+#define NREQUIRED 6	/* sha256_from is there only when known */
+
+/* Where an expected sha256 came from (pskd-manifest(5)). */
+static const char *const sources[] = {
+	"list", "X-Linked-Etag", "Repr-Digest", "Digest"
+};
+
+const char *
+pskd_sha256_source(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
+		if (name != NULL && strcmp(name, sources[i]) == 0)
+			return sources[i];
+	return NULL;
+}
 
 void
 pskd_manifest_init(struct pskd_manifest *m)
@@ -50,6 +67,7 @@ pskd_shard_copy(struct pskd_shard *to, const struct pskd_shard *from)
 	memcpy(to->sha256, from->sha256, sizeof(to->sha256));
 	to->etag = from->etag ? pskd_xstrdup(from->etag) : NULL;
 	to->status = from->status;
+	to->sha256_from = from->sha256_from;
 	if (from->extra.len > 0)
 		pskd_buf_add(&to->extra, from->extra.p, from->extra.len);
 }
@@ -232,6 +250,10 @@ shard_head(const struct pskd_shard *s, struct pskd_buf *b)
 	add_str(b, ", \"status\": \"");
 	add_str(b, pskd_shard_status_name(s->status));
 	pskd_buf_addc(b, '"');
+	if (s->sha256_from != NULL) {
+		add_str(b, ", \"sha256_from\": ");
+		add_quoted(b, s->sha256_from);
+	}
 }
 
 /* The members after the known ones, as an object of their own. */
@@ -285,7 +307,7 @@ parse_shard(struct pskd_shard *s, const unsigned char *p, size_t n,
 		f[i].name = known[i];
 	if (pskd_json_fields(p, n, f, NKNOWN, err, errsize, &off) == -1)
 		goto out;
-	for (i = 0; i < NKNOWN; i++)
+	for (i = 0; i < NREQUIRED; i++)
 		if (f[i].kind == PSKD_JSON_MISSING) {
 			snprintf(err, errsize, "shard without \"%s\"",
 			    known[i]);
@@ -324,6 +346,17 @@ parse_shard(struct pskd_shard *s, const unsigned char *p, size_t n,
 	else {
 		snprintf(err, errsize, "unknown status");
 		goto out;
+	}
+	if (f[6].kind != PSKD_JSON_MISSING) {
+		char *from = NULL;
+
+		if (get_string(&f[6], 0, &from) == 0)
+			s->sha256_from = pskd_sha256_source(from);
+		free(from);
+		if (s->sha256_from == NULL) {
+			snprintf(err, errsize, "unknown \"sha256_from\"");
+			goto out;
+		}
 	}
 	/*
 	 * Members after the known ones are kept as text when the known ones
@@ -683,7 +716,7 @@ pskd_file_slurp(const char *path, struct pskd_buf *b)
 	return got < 0 ? -1 : 0;
 }
 
-/* ---- checkpoints ---------------------------------------------------------- */
+/* ---- checkpoints ------------------------------------------------------- */
 
 void
 pskd_checkpoint_clear(struct pskd_checkpoint *c)

@@ -33,6 +33,12 @@ struct pskd_shard {
 	char		 sha256[PSKD_SHA256_HEX];	/* "" when unknown */
 	char		*etag;		/* NULL when the server gave none */
 	enum pskd_shard_status status;
+	/*
+	 * Where the sha256 the bytes were checked against came from: "list"
+	 * (or -s), or the header a server announced it in; NULL when nothing
+	 * was expected.  One of pskd_sha256_source()'s strings.
+	 */
+	const char	*sha256_from;
 	/* Members after the known ones, as JSON text: ', "k": v, ...'. */
 	struct pskd_buf	 extra;
 };
@@ -50,6 +56,8 @@ struct pskd_shard *pskd_manifest_add(struct pskd_manifest *m);
 struct pskd_shard *pskd_manifest_find(const struct pskd_manifest *m,
 	    const char *file);
 void	pskd_shard_clear(struct pskd_shard *s);
+/* The static string of a sha256_from value, or NULL if it is none. */
+const char *pskd_sha256_source(const char *name);
 /* Fill the empty shard `to` with a copy of `from`. */
 void	pskd_shard_copy(struct pskd_shard *to, const struct pskd_shard *from);
 const char *pskd_shard_status_name(enum pskd_shard_status st);

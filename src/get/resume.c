@@ -59,23 +59,25 @@ pskd_xfer_resume(struct pskd_xfer *x, const char *path)
 		return 0;
 	}
 	if (pskd_checkpoint_parse(&c, b.p, b.len, err, sizeof(err)) == -1) {
-		pskd_warnx("%s: %s; starting again", x->ckpt, err);
+		pskd_get_warnx(x->g, "%s: %s; starting again", x->ckpt, err);
 		goto out;
 	}
 	if (strcmp(c.url, x->j->url) != 0) {
-		pskd_warnx("%s: for another URL; starting again", x->ckpt);
+		pskd_get_warnx(x->g, "%s: for another URL; starting again",
+		    x->ckpt);
 		goto out;
 	}
 	/* Never through a symlink planted at NAME.partial. */
 	x->fd = open(x->part, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (x->fd == -1) {
-		pskd_warnx("%s: %s; starting again", x->part,
+		pskd_get_warnx(x->g, "%s: %s; starting again", x->part,
 		    errno == ELOOP ? "a symbolic link" : strerror(errno));
 		goto out;
 	}
 	if (fstat(x->fd, &st) == -1 || !S_ISREG(st.st_mode) ||
 	    fcntl(x->fd, F_SETFL, 0) == -1) {
-		pskd_warnx("%s: not a regular file; starting again", x->part);
+		pskd_get_warnx(x->g, "%s: not a regular file; starting again",
+		    x->part);
 		close(x->fd);
 		x->fd = -1;
 		goto out;
@@ -85,8 +87,8 @@ pskd_xfer_resume(struct pskd_xfer *x, const char *path)
 	if (n >= 0 && (uint64_t)n == c.verified)
 		pskd_sha256_peek(&x->h, hex);
 	if (n < 0 || (uint64_t)n != c.verified || strcmp(hex, c.sha256) != 0) {
-		pskd_warnx("%s: the first %llu bytes are not the ones "
-		    "checkpointed; starting again", x->part,
+		pskd_get_warnx(x->g, "%s: the first %llu bytes are not the "
+		    "ones checkpointed; starting again", x->part,
 		    (unsigned long long)c.verified);
 		close(x->fd);
 		x->fd = -1;
@@ -166,7 +168,7 @@ pskd_xfer_check_complete(struct pskd_xfer *x, const char *path)
 	sha = reference(x, s, &size, &size_known);
 	if (sha == NULL)
 		return -1;
-	if (*sha == '\0')		/* the list and the manifest disagree */
+	if (*sha == '\0')	/* the list and the manifest disagree */
 		return 0;
 	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
 	    fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
@@ -189,7 +191,11 @@ pskd_xfer_check_complete(struct pskd_xfer *x, const char *path)
 	memcpy(j->out.sha256, hex, sizeof(hex));
 	if (s && strcmp(s->url, j->url) == 0 && strcmp(s->sha256, hex) == 0) {
 		j->out.etag = s->etag ? pskd_xstrdup(s->etag) : NULL;
-		pskd_buf_add(&j->out.extra, s->extra.p, s->extra.len);
+		j->out.sha256_from = s->sha256_from;
+		if (s->extra.len > 0)
+			pskd_buf_add(&j->out.extra, s->extra.p, s->extra.len);
 	}
+	if (j->want_sha[0])
+		j->out.sha256_from = pskd_sha256_source("list");
 	return 1;
 }

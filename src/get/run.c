@@ -27,6 +27,7 @@ pskd_get_init(struct pskd_get *g, const struct pskd_get_opt *opt)
 	g->opt = opt;
 	pskd_manifest_init(&g->old);
 	pthread_mutex_init(&g->mu, NULL);
+	pthread_mutex_init(&g->pmu, NULL);
 }
 
 char *
@@ -139,8 +140,13 @@ save_manifest(struct pskd_get *g)
 	pskd_manifest_init(&m);
 	for (i = 0; i < g->njobs; i++)
 		pskd_shard_copy(pskd_manifest_add(&m), &g->jobs[i].out);
-	if (pskd_manifest_save(&m, g->opt->dir) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s/%s", g->opt->dir, PSKD_MANIFEST);
+	/*
+	 * A failure (a full disk) is said at the end, after the shards'
+	 * own failures, which are likely its cause; the folder keeps its
+	 * previous manifest and lock, which still agree.
+	 */
+	if (pskd_manifest_save(&m, g->opt->dir) == -1 && g->save_errno == 0)
+		g->save_errno = errno;
 	pskd_manifest_free(&m);
 }
 
@@ -156,15 +162,20 @@ worker(void *arg)
 		while (g->next < g->njobs && g->jobs[g->next].kept)
 			g->next++;
 		i = g->next++;
+		if (i < g->njobs)
+			pskd_get_progress_begin(g, &g->jobs[i]);
 		pthread_mutex_unlock(&g->mu);
 		if (i >= g->njobs)
 			return NULL;
 		j = &g->jobs[i];
 		(void)pskd_get_fetch(g, j);
 		pthread_mutex_lock(&g->mu);
+		pskd_get_progress_end(g, j);
 		g->ndone++;
+		if (j->out.status != PSKD_SHARD_COMPLETE)
+			g->nfailed++;
 		g->done_bytes += j->have;
-		j->have = 0;
+		__atomic_store_n(&j->have, 0, __ATOMIC_RELAXED);
 		if (!g->opt->stream)
 			save_manifest(g);
 		pthread_mutex_unlock(&g->mu);
@@ -273,15 +284,19 @@ pskd_get_run(struct pskd_get *g)
 	for (i = 0; i < g->njobs; i++) {
 		struct pskd_get_job *j = &g->jobs[i];
 
-		if (j->kept)
+		if (j->kept) {
+			g->nkept++;
 			continue;
+		}
 		if (j->name == NULL)
 			j->name = pskd_get_shard_name(g, j->url, i);
 		j->out.url = pskd_xstrdup(j->url);
 		j->out.file = pskd_xstrdup(j->name);
 		j->out.status = PSKD_SHARD_PENDING;
 	}
+	pskd_get_progress_start(g);
 	work(g);
+	pskd_get_progress_stop(g);
 	if (!g->opt->stream && g->njobs == 0) {
 		pthread_mutex_lock(&g->mu);
 		save_manifest(g);
@@ -292,7 +307,7 @@ pskd_get_run(struct pskd_get *g)
 		    g->jobs[i].out.status != PSKD_SHARD_COMPLETE)
 			nfailed++;
 	if (pskd_progress_enabled() && g->ndone > 0)
-		pskd_progress(1, "%zu shards, %zu failed", g->ndone, nfailed);
+		pskd_warnx("%zu shards, %zu failed", g->ndone, nfailed);
 	for (i = 0; i < g->njobs; i++) {
 		struct pskd_get_job *j = &g->jobs[i];
 
@@ -301,6 +316,11 @@ pskd_get_run(struct pskd_get *g)
 			    "failed");
 			status = PSKD_EXIT_DATA;
 		}
+	}
+	if (g->save_errno != 0) {
+		pskd_warnx("%s/%s: %s", g->opt->dir, PSKD_MANIFEST,
+		    strerror(g->save_errno));
+		status = PSKD_EXIT_DATA;
 	}
 	return status;
 }

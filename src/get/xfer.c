@@ -1,157 +1,56 @@
 /*
- * xfer.c - one attempt at a shard: start curl, judge the final response's
- * status and headers, take the body into NAME.partial (or stdout) while
- * hashing it, and write the checkpoints that vouch for what is on disk.
+ * xfer.c - one attempt at a shard: requests through curl, one a hop,
+ * following redirects here (so that credentials go to the hosts allowed
+ * and a hub's announcements are seen), then the final response judged and
+ * its body taken (body.c).
+ *
+ * Each hop is sent Range from the bytes held.  If-Range carries the
+ * validator of those bytes: the content's (the hub's X-Linked-Etag, else
+ * the ETag) on the list's URL and on plain redirects; on a URL reused
+ * after a fault, the one its own server gave; none after a hub announced
+ * its linked ETag, which is compared instead.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <strings.h>
 
 #include "pskd.h"
 #include "curl.h"
 #include "xfer.h"
 
-#define WRITEBACK	(8u << 20)	/* start writeback every 8 MiB */
+#define MAX_HOPS	10
+
+/* What the hops before the final response said. */
+struct chain {
+	char		*linked_etag;	/* a hub's X-Linked-Etag */
+	char		 linked_sha[PSKD_SHA256_HEX];
+	uint64_t	 linked_size;
+	int		 linked_size_known;
+	int		 reused;	/* started at x->again_url */
+	int		 hops;		/* redirects followed */
+};
+
+static const char changed[] = "the remote file changed during the transfer";
+
+/* A header value pskd-get may keep and record, or NULL. */
+static char *
+keepable(char *v)
+{
+	return v != NULL && pskd_record_text_ok(v) ? v : NULL;
+}
 
 static void
-restart_state(struct pskd_xfer *x)
+replace(char **to, const char *from)
 {
-	x->flushed = 0;
-	pskd_sha256_free(&x->h);
-	pskd_sha256_init(&x->h);
-	x->have = 0;
-	x->j->have = 0;
-	x->expected_known = 0;
-	free(x->etag);
-	free(x->lastmod);
-	x->etag = x->lastmod = NULL;
-}
-
-int
-pskd_xfer_checkpoint(struct pskd_xfer *x)
-{
-	struct pskd_checkpoint c;
-	struct pskd_buf b = { NULL, 0, 0 };
-	struct pskd_outfile o;
-	int r = -1;
-
-	x->last_ckpt = pskd_get_now();
-	if (x->fd == -1 || x->vouched == x->have)
-		return 0;
-	if (fdatasync(x->fd) == -1) {
-		pskd_get_set_error(x->j, pskd_get_asprintf("%s: %s", x->part,
-		    strerror(errno)));
-		return -1;
-	}
-	memset(&c, 0, sizeof(c));
-	c.url = x->j->url;
-	c.verified = x->have;
-	c.expected = x->expected;
-	c.expected_known = x->expected_known;
-	pskd_sha256_peek(&x->h, c.sha256);
-	c.etag = x->etag;
-	c.last_modified = x->lastmod;
-	pskd_checkpoint_encode(&c, &b);
-	/* The temporaries' table of pskd_outfile is not for threads. */
-	pthread_mutex_lock(&x->g->mu);
-	if (pskd_outfile_open(&o, x->ckpt) == 0) {
-		if (pskd_write_all(o.fd, b.p, b.len) == 0)
-			r = pskd_outfile_commit(&o);
-		else
-			pskd_outfile_abort(&o);
-	}
-	pthread_mutex_unlock(&x->g->mu);
-	if (r == -1)
-		pskd_get_set_error(x->j, pskd_get_asprintf("%s: %s", x->ckpt,
-		    strerror(errno)));
-	else
-		x->vouched = x->have;
-	pskd_buf_free(&b);
-	return r;
-}
-
-/*
- * The old bytes are cut off, and the checkpoint vouches for none before a
- * new byte is written.
- */
-int
-pskd_xfer_rewind(struct pskd_xfer *x)
-{
-	restart_state(x);
-	/* First vouch for nothing, then cut: a crash between is harmless. */
-	x->vouched = UINT64_MAX;	/* differs from have: write it */
-	if (pskd_xfer_checkpoint(x) == -1)
-		return -1;
-	if (ftruncate(x->fd, 0) == -1 || lseek(x->fd, 0, SEEK_SET) == -1) {
-		pskd_get_set_error(x->j, pskd_get_asprintf("%s: %s", x->part,
-		    strerror(errno)));
-		return -1;
-	}
-	return 0;
-}
-
-/* Store n body bytes: to the shard (or stdout) and the running hash. */
-static int
-store(struct pskd_xfer *x, const unsigned char *p, size_t n)
-{
-	if (x->skip > 0) {
-		/* Bytes already written: hashed again, compared, not written. */
-		size_t k = x->skip < n ? (size_t)x->skip : n;
-		char hex[PSKD_SHA256_HEX];
-
-		pskd_sha256_update(&x->h, p, k);
-		x->have += k;
-		x->skip -= k;
-		p += k;
-		n -= k;
-		if (x->skip == 0) {
-			pskd_sha256_peek(&x->h, hex);
-			if (strcmp(hex, x->prefix_sha) != 0) {
-				pskd_get_set_error(x->j, pskd_xstrdup("the "
-				    "remote file changed during the "
-				    "transfer"));
-				return -1;
-			}
-		}
-	}
-	if (n == 0)
-		return 0;
-	if (x->fd == -1) {
-		if (pskd_write_all(1, p, n) == -1)
-			pskd_err(PSKD_EXIT_DATA, "<stdout>");
-	} else if (pskd_write_all(x->fd, p, n) == -1) {
-		int e = errno;
-
-		/* Only whole, synced chunks are ever vouched for. */
-		(void)ftruncate(x->fd, (off_t)x->have);
-		pskd_get_set_error(x->j, pskd_get_asprintf("%s: %s", x->part,
-		    strerror(e)));
-		return -1;
-	}
-	pskd_sha256_update(&x->h, p, n);
-	x->have += n;
-	x->j->have = x->have;
-	x->j->expected = x->expected_known ? x->expected : 0;
-	/*
-	 * Start writing the bytes back now, without waiting: the disk works
-	 * while the network does, and the fdatasync of a checkpoint or of
-	 * the end waits only for what is still in flight.
-	 */
-	if (x->fd != -1 && x->have - x->flushed >= WRITEBACK) {
-		(void)sync_file_range(x->fd, (off_t)x->flushed,
-		    (off_t)(x->have - x->flushed), SYNC_FILE_RANGE_WRITE);
-		x->flushed = x->have;
-	}
-	return 0;
+	free(*to);
+	*to = from ? pskd_xstrdup(from) : NULL;
 }
 
 /* A 200 to a request from byte `from` > 0. */
 static enum pskd_xfer_outcome
-whole_again(struct pskd_xfer *x, const struct pskd_http *hd, uint64_t from)
+whole_again(struct pskd_xfer *x, const char *validator, uint64_t from)
 {
 	if (x->fd != -1) {
 		if (x->g->opt->resume_only)
@@ -159,8 +58,8 @@ whole_again(struct pskd_xfer *x, const struct pskd_http *hd, uint64_t from)
 		return pskd_xfer_rewind(x) == -1 ? XFER_FAIL : XFER_DONE;
 	}
 	/* stdout cannot rewind: drop what we have. */
-	if (x->etag && hd->etag && strcmp(x->etag, hd->etag) != 0) {
-		x->why = "the remote file changed during the transfer";
+	if (x->etag && validator && strcmp(x->etag, validator) != 0) {
+		x->why = changed;
 		return XFER_FAIL;
 	}
 	x->skip = from;
@@ -171,83 +70,160 @@ whole_again(struct pskd_xfer *x, const struct pskd_http *hd, uint64_t from)
 	return XFER_DONE;
 }
 
-/* What to make of the final response's status and headers. */
+/* A file:// response as the 200 or 206 it stands for; -1 changed. */
+static int
+file_response(struct pskd_xfer *x, struct pskd_http *hd)
+{
+	uint64_t from = x->have;
+
+	if ((from > 0 && x->lastmod && hd->lastmod &&
+	    strcmp(x->lastmod, hd->lastmod) != 0) || from > hd->length)
+		return -1;
+	hd->range_total = hd->length;
+	hd->range_total_known = 1;
+	hd->range_start = from;
+	hd->range_known = 1;
+	return from > 0 ? 206 : 200;
+}
+
+/* Is the size announced the one `who` says?  0, or -1 (j->error set). */
+static int
+same_size(struct pskd_xfer *x, int known, uint64_t size, const char *who)
+{
+	if (!known || !x->expected_known || x->expected == size)
+		return 0;
+	pskd_get_set_error(x->j, pskd_get_asprintf("the server announces "
+	    "%llu bytes, %s says %llu", (unsigned long long)x->expected, who,
+	    (unsigned long long)size));
+	return -1;
+}
+
+/* Sizes announced against the list's and the hub's. */
 static enum pskd_xfer_outcome
-judge(struct pskd_xfer *x, struct pskd_http *hd)
+check_sizes(struct pskd_xfer *x, const struct chain *ch)
+{
+	if (same_size(x, x->j->want_size_known, x->j->want_size,
+	    "the list") == -1 || same_size(x, ch->linked_size_known,
+	    ch->linked_size, "X-Linked-Size") == -1)
+		return XFER_FAIL;
+	return XFER_DONE;
+}
+
+/*
+ * The sha256 the servers announced, when the list gives none: a hub's
+ * X-Linked-Etag, else the response's Repr-Digest, else its Digest.  One
+ * that differs from what an earlier response announced means the content
+ * changed.
+ */
+static int
+announced(struct pskd_xfer *x, const struct pskd_http *hd,
+    const struct chain *ch)
+{
+	const char *sha = NULL, *by = NULL;
+
+	if (x->j->want_sha[0])
+		return 0;
+	if (ch->linked_sha[0]) {
+		sha = ch->linked_sha;
+		by = "X-Linked-Etag";
+	} else if (hd->repr_sha[0]) {
+		sha = hd->repr_sha;
+		by = "Repr-Digest";
+	} else if (hd->digest_sha[0]) {
+		sha = hd->digest_sha;
+		by = "Digest";
+	}
+	if (sha == NULL)
+		return 0;
+	if (x->announced[0] && x->have > 0 && strcmp(x->announced, sha) != 0)
+		return -1;
+	memcpy(x->announced, sha, PSKD_SHA256_HEX);
+	x->announced_by = by;
+	return 0;
+}
+
+/* 200 or 206: the bytes go on from `from`?  XFER_DONE if they do. */
+static enum pskd_xfer_outcome
+judge_bytes(struct pskd_xfer *x, struct pskd_http *hd, int st,
+    const char *validator)
 {
 	enum pskd_xfer_outcome o;
 	uint64_t from = x->have;
+
+	if (st == 200) {
+		if (from > 0 && (o = whole_again(x, validator, from)) !=
+		    XFER_DONE)
+			return o;
+		x->expected_known = hd->length_known;
+		x->expected = hd->length;
+		return XFER_DONE;
+	}
+	if (!hd->range_known || hd->range_start != from) {
+		x->why = "a range that starts elsewhere";
+		return x->fd == -1 ? XFER_RETRY : XFER_RESTART;
+	}
+	if (hd->range_total_known) {
+		if (x->expected_known && x->expected != hd->range_total) {
+			x->why = changed;
+			return x->fd == -1 ? XFER_FAIL : XFER_RESTART;
+		}
+		x->expected_known = 1;
+		x->expected = hd->range_total;
+	}
+	return XFER_DONE;
+}
+
+/* What to make of the final response's status and headers. */
+static enum pskd_xfer_outcome
+judge(struct pskd_xfer *x, struct pskd_http *hd, const struct chain *ch)
+{
+	enum pskd_xfer_outcome o;
+	const char *validator;
 	int st = hd->status;
 
 	if (st == 0) {				/* file:// */
 		if (!hd->length_known)
 			return XFER_FAIL;
-		if ((from > 0 && x->lastmod && hd->lastmod &&
-		    strcmp(x->lastmod, hd->lastmod) != 0) ||
-		    from > hd->length) {
-			x->why = "the remote file changed during the transfer";
+		if ((st = file_response(x, hd)) == -1) {
+			x->why = changed;
 			return XFER_RESTART;
 		}
-		hd->range_total = hd->length;
-		hd->range_total_known = 1;
-		st = from > 0 ? 206 : 200;
-		hd->range_start = from;
-		hd->range_known = 1;
 	}
-	if (st == 200) {
-		if (from > 0 && (o = whole_again(x, hd, from)) != XFER_DONE)
-			return o;
-		x->expected_known = hd->length_known;
-		x->expected = hd->length;
-	} else if (st == 206) {
-		if (!hd->range_known || hd->range_start != from) {
-			x->why = "a range that starts elsewhere";
-			return x->fd == -1 ? XFER_RETRY : XFER_RESTART;
-		}
-		if (hd->range_total_known) {
-			if (x->expected_known && x->expected !=
-			    hd->range_total) {
-				x->why = "the remote file changed during the "
-				    "transfer";
-				return x->fd == -1 ? XFER_FAIL : XFER_RESTART;
-			}
-			x->expected_known = 1;
-			x->expected = hd->range_total;
-		}
-	} else if (st == 416) {
+	if (ch->reused && (st == 401 || st == 403 || st == 410))
+		return XFER_EXPIRED;	/* go back to the list's URL */
+	if (st == 416)
 		return XFER_RANGE_END;
-	} else {
+	if (st != 200 && st != 206) {
 		x->retry_after = hd->retry_after;
-		x->why = NULL;
+		x->why = st == 401 ? "HTTP 401: the server wants credentials "
+		    "(see -H, --netrc, HF_TOKEN)" : st == 403 ? "HTTP 403: "
+		    "the server wants credentials (see -H, --netrc, HF_TOKEN)" :
+		    NULL;
 		return st == 429 || st == 408 || st >= 500 ? XFER_RETRY :
 		    XFER_FAIL;
 	}
-	if (x->j->want_size_known && x->expected_known &&
-	    x->expected != x->j->want_size) {
-		pskd_get_set_error(x->j, pskd_get_asprintf("the server "
-		    "announces %llu bytes, the list says %llu",
-		    (unsigned long long)x->expected,
-		    (unsigned long long)x->j->want_size));
-		return XFER_FAIL;
+	/* The content's validator: the hub's linked ETag, else the ETag. */
+	validator = ch->linked_etag ? ch->linked_etag : keepable(hd->etag);
+	if (st == 206 && ch->linked_etag && x->etag &&
+	    strcmp(x->etag, ch->linked_etag) != 0) {
+		x->why = changed;
+		return x->fd == -1 ? XFER_FAIL : XFER_RESTART;
 	}
-	/*
-	 * The validators of the bytes we now hold; one that could not be
-	 * recorded as it is (not UTF-8, control characters) is none.
-	 */
-	if (hd->etag && !pskd_record_text_ok(hd->etag)) {
-		free(hd->etag);
-		hd->etag = NULL;
+	if ((o = judge_bytes(x, hd, st, validator)) != XFER_DONE)
+		return o;
+	if (announced(x, hd, ch) == -1) {
+		x->why = changed;
+		return x->fd == -1 ? XFER_FAIL : XFER_RESTART;
 	}
-	if (hd->lastmod && !pskd_record_text_ok(hd->lastmod)) {
-		free(hd->lastmod);
-		hd->lastmod = NULL;
+	if ((o = check_sizes(x, ch)) != XFER_DONE)
+		return o;
+	/* The validators of the bytes we now hold. */
+	if (validator || keepable(hd->lastmod) || st == 200) {
+		replace(&x->etag, validator);
+		replace(&x->lastmod, keepable(hd->lastmod));
 	}
-	if (hd->etag || hd->lastmod || from == 0) {
-		free(x->etag);
-		free(x->lastmod);
-		x->etag = hd->etag ? pskd_xstrdup(hd->etag) : NULL;
-		x->lastmod = hd->lastmod ? pskd_xstrdup(hd->lastmod) : NULL;
-	}
+	replace(&x->again_etag, keepable(hd->etag));
+	replace(&x->again_lastmod, keepable(hd->lastmod));
 	return XFER_DONE;
 }
 
@@ -261,121 +237,157 @@ curl_failed(struct pskd_xfer *x, int code)
 	return pskd_curl_permanent(code) ? XFER_FAIL : XFER_RETRY;
 }
 
-/* Would n more bytes go past the list's size? */
-static int
-past_size(const struct pskd_xfer *x, size_t n)
+/* The If-Range of a hop. */
+static const char *
+if_range(const struct pskd_xfer *x, const struct chain *ch)
 {
-	const struct pskd_get_job *j = x->j;
-
-	return j->want_size_known && (x->have > j->want_size ||
-	    n > j->want_size - x->have);
+	if (ch->reused && ch->hops == 0)
+		return x->again_etag ? x->again_etag : x->again_lastmod;
+	if (ch->linked_etag)
+		return NULL;	/* compared when the response comes */
+	return x->etag ? x->etag : x->lastmod;
 }
 
-/* Read the body into the shard until curl ends, a fault or a stall. */
+/* Start the request of one hop. */
 static enum pskd_xfer_outcome
-body(struct pskd_xfer *x, int fd)
+request(struct pskd_xfer *x, struct pskd_curl *c, const char *url,
+    const struct chain *ch)
 {
-	const struct pskd_get_opt *opt = x->g->opt;
-	struct pollfd pfd = { fd, POLLIN, 0 };
-	double t0 = pskd_get_now(), lastp = 0;
-	uint64_t got0 = x->have;
-	enum pskd_xfer_outcome o = XFER_DONE;
-	unsigned char *buf;
-	ssize_t got;
+	struct pskd_buf cfg = { NULL, 0, 0 };
 	int r;
 
-	buf = pskd_xmalloc(PSKD_BUFSIZE);
-	for (;;) {
-		r = poll(&pfd, 1, (int)(opt->stall * 1000));
-		if (r == -1 && errno == EINTR)
-			continue;
-		if (r == 0) {
-			x->why = "stalled";
-			o = XFER_RETRY;
-			break;
-		}
-		got = read(fd, buf, PSKD_BUFSIZE);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		if (past_size(x, (size_t)got)) {
-			/* An endless body: keep what fits, fail the shard. */
-			(void)store(x, buf, (size_t)(x->j->want_size -
-			    x->have));
-			pskd_get_set_error(x->j, pskd_get_asprintf("more than "
-			    "the list's %llu bytes",
-			    (unsigned long long)x->j->want_size));
-			o = XFER_FAIL;
-			break;
-		}
-		if (store(x, buf, (size_t)got) == -1) {
-			o = XFER_FAIL;
-			break;
-		}
-		if (x->expected_known && x->have > x->expected) {
-			x->why = "more bytes than the server announced";
-			o = x->fd == -1 ? XFER_FAIL : XFER_RESTART;
-			break;
-		}
-		if (pskd_get_now() - x->last_ckpt >= opt->ckpt_every &&
-		    pskd_xfer_checkpoint(x) == -1) {
-			o = XFER_FAIL;
-			break;
-		}
-		if (pskd_get_now() - lastp > 0.25) {
-			lastp = pskd_get_now();
-			pskd_get_progress(x->g, x->j, t0, got0, 0);
-		}
+	pskd_curl_config(&cfg, "user-agent", "pskd-get/" PSKD_VERSION);
+	pskd_get_auth_config(&x->g->opt->auth, x->j->url, url, &cfg);
+	r = pskd_curl_start(c, url, x->have, if_range(x, ch), &cfg);
+	pskd_buf_free(&cfg);
+	if (r == 0)
+		return XFER_DONE;
+	if (errno == ENOENT)
+		pskd_err(PSKD_EXIT_DATA, "curl (the curl package)");
+	/* This shard's curl could not start; the others go on. */
+	pskd_get_set_error(x->j, pskd_get_asprintf("curl: %s",
+	    strerror(errno)));
+	return XFER_FAIL;
+}
+
+/* A 3xx: the next hop's URL (malloc'd), or NULL with the outcome. */
+static char *
+next_hop(struct pskd_xfer *x, struct pskd_curl *c, struct pskd_http *hd,
+    struct chain *ch, enum pskd_xfer_outcome *o)
+{
+	char *url;
+	int code;
+
+	if (hd->linked_etag && keepable(hd->linked_etag)) {
+		replace(&ch->linked_etag, hd->linked_etag);
+		memcpy(ch->linked_sha, hd->linked_sha, PSKD_SHA256_HEX);
 	}
-	free(buf);
+	if (hd->linked_size_known) {
+		ch->linked_size = hd->linked_size;
+		ch->linked_size_known = 1;
+	}
+	url = pskd_curl_redirect(c, x->g->opt->stall);
+	code = pskd_curl_end(c, url == NULL);
+	*o = XFER_FAIL;
+	if (url == NULL) {
+		x->why = code == 0 ? "a redirect without a URL" : "stalled";
+		*o = code == 0 ? XFER_FAIL : XFER_RETRY;
+	} else if (strncasecmp(url, "http://", 7) != 0 &&
+	    strncasecmp(url, "https://", 8) != 0) {
+		x->why = "unsupported protocol (after a redirect?)";
+	} else if (++ch->hops > MAX_HOPS) {
+		x->why = "too many redirects";
+	} else
+		return url;
+	free(url);
+	return NULL;
+}
+
+/*
+ * The requests of one attempt, hop by hop, up to the final response's
+ * headers: XFER_DONE with curl running in *c, else the outcome.
+ */
+static enum pskd_xfer_outcome
+hops(struct pskd_xfer *x, struct pskd_curl *c, struct pskd_http *hd,
+    struct chain *ch, char **final_url, int *status)
+{
+	enum pskd_xfer_outcome o;
+	char *url, *next;
+	int code, stalled;
+
+	ch->reused = x->again_url != NULL;
+	url = pskd_xstrdup(ch->reused ? x->again_url : x->j->url);
+	for (;;) {
+		if ((o = request(x, c, url, ch)) != XFER_DONE)
+			break;
+		if (pskd_curl_headers(c, hd, x->g->opt->stall,
+		    &stalled) == -1) {
+			code = pskd_curl_end(c, stalled);
+			pskd_http_free(hd);
+			x->why = "stalled";
+			o = stalled ? XFER_RETRY : curl_failed(x, code);
+			break;
+		}
+		*status = hd->status;
+		if (hd->status < 300 || hd->status >= 400 ||
+		    !hd->has_location) {
+			*final_url = url;
+			return XFER_DONE;
+		}
+		next = next_hop(x, c, hd, ch, &o);
+		pskd_http_free(hd);
+		if (next == NULL)
+			break;
+		free(url);
+		url = next;
+	}
+	free(url);
 	return o;
 }
 
 enum pskd_xfer_outcome
 pskd_xfer_attempt(struct pskd_xfer *x, uint64_t *total, int *status)
 {
+	struct chain ch;
 	struct pskd_curl c;
 	struct pskd_http hd;
 	enum pskd_xfer_outcome o;
-	int code, stalled;
+	char *url = NULL;
+	int code;
 
+	memset(&ch, 0, sizeof(ch));
 	x->why = NULL;
 	x->retry_after = -1;
 	*status = 0;
-	if (pskd_curl_start(&c, x->j->url, x->have, x->etag ? x->etag :
-	    x->lastmod, "pskd-get/" PSKD_VERSION) == -1) {
-		if (errno == ENOENT)
-			pskd_err(PSKD_EXIT_DATA, "curl (the curl package)");
-		/* This shard's curl could not start; the others go on. */
-		pskd_get_set_error(x->j, pskd_get_asprintf("curl: %s",
-		    strerror(errno)));
-		return XFER_FAIL;
-	}
-	if (pskd_curl_headers(&c, &hd, x->g->opt->stall, &stalled) == -1) {
-		code = pskd_curl_end(&c, stalled);
+	o = hops(x, &c, &hd, &ch, &url, status);
+	if (o == XFER_DONE) {
+		o = judge(x, &hd, &ch);
+		if (o == XFER_RANGE_END)
+			*total = hd.range_total_known ? hd.range_total :
+			    UINT64_MAX;
 		pskd_http_free(&hd);
-		if (stalled) {
-			x->why = "stalled";
-			return XFER_RETRY;
+		if (o == XFER_DONE)
+			o = pskd_xfer_body(x, c.body);
+		code = pskd_curl_end(&c, o != XFER_DONE);
+		if (o == XFER_DONE && code != 0)
+			o = curl_failed(x, code);
+		else if (o == XFER_DONE && x->expected_known &&
+		    x->have < x->expected) {
+			x->why = "connection closed before the end";
+			o = XFER_RETRY;
 		}
-		return curl_failed(x, code);
 	}
-	*status = hd.status;
-	o = judge(x, &hd);
-	if (o == XFER_RANGE_END)
-		*total = hd.range_total_known ? hd.range_total : UINT64_MAX;
-	pskd_http_free(&hd);
-	if (o == XFER_DONE)
-		o = body(x, c.body);
-	code = pskd_curl_end(&c, o != XFER_DONE);
-	if (o != XFER_DONE)
-		return o;
-	if (code != 0)
-		return curl_failed(x, code);
-	if (x->expected_known && x->have < x->expected) {
-		x->why = "connection closed before the end";
-		return XFER_RETRY;
+	/*
+	 * After a fault, try the URL a redirect led to again (a CDN's);
+	 * after anything else, or when it has expired, the list's URL.
+	 */
+	free(x->again_url);
+	x->again_url = NULL;
+	if (o == XFER_RETRY && ch.hops > 0 && url != NULL) {
+		x->again_url = url;
+		url = NULL;
 	}
-	return XFER_DONE;
+	free(url);
+	free(ch.linked_etag);
+	return o;
 }

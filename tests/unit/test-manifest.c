@@ -1,6 +1,7 @@
 /*
  * test-manifest - src/get/manifest.c and sha256.c: safe names, the exact
- * bytes of a manifest, extra members kept and set, locks, checkpoints.
+ * bytes of a manifest, extra members kept and set, locks, checkpoints; and
+ * the sha256s a server announces, as curl.c parses them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "pskd.h"
 #include "check.h"
+#include "get/curl.h"
 #include "get/manifest.h"
 #include "get/sha256.h"
 
@@ -78,6 +80,50 @@ recover_cases(void)
 	pskd_buf_free(&lock);
 }
 
+/* A response's headers as curl dumps them, parsed. */
+static void
+feed(struct pskd_http *h, const char *text)
+{
+	pskd_http_init(h);
+	(void)pskd_http_feed(h, text, strlen(text));
+}
+
+static void
+announced_cases(void)
+{
+	static const char abc[] = "ba7816bf8f01cfea414140de5dae2223b00361a3961"
+	    "77a9cb410ff61f20015ad";
+	struct pskd_http h;
+
+	feed(&h, "HTTP/1.1 302 Found\r\nLocation: /x\r\nX-Linked-Etag: \""
+	    "BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD"
+	    "\"\r\nX-Linked-Size: 3\r\n\r\n");
+	check(h.final && h.status == 302 && h.has_location &&
+	    strcmp(h.linked_sha, abc) == 0 && h.linked_size_known &&
+	    h.linked_size == 3, "X-Linked-Etag of a sha256: lowercase hex; "
+	    "X-Linked-Size; a 302 is the response (pskd-get follows it)");
+	pskd_http_free(&h);
+	feed(&h, "HTTP/1.1 302 Found\r\nX-Linked-Etag: W/\"" "ba7816bf8f01"
+	    "cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\"\r\n\r\n");
+	check(h.linked_sha[0] == '\0' && h.linked_etag != NULL,
+	    "a weak X-Linked-Etag names no bytes");
+	pskd_http_free(&h);
+	/* sha256("abc") in base64, as RFC 9530 and RFC 3230 write it. */
+	feed(&h, "HTTP/1.1 200 OK\r\nRepr-Digest: sha-512=:AAAA:, sha-256="
+	    ":ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=:\r\n\r\n");
+	check(strcmp(h.repr_sha, abc) == 0, "Repr-Digest: the sha-256 member");
+	pskd_http_free(&h);
+	feed(&h, "HTTP/1.1 200 OK\r\nDigest: MD5=kAFQmDzST7DWlj99KOF/cg==, "
+	    "SHA-256=ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=\r\n\r\n");
+	check(strcmp(h.digest_sha, abc) == 0, "Digest: the SHA-256 member");
+	pskd_http_free(&h);
+	feed(&h, "HTTP/1.1 200 OK\r\nRepr-Digest: sha-256=:ungWv48Bz+pBQUDeXa4"
+	    "iI7ADYaOWF3qctBD/YfIAFa0:\r\nDigest: SHA-256=!!\r\n\r\n");
+	check(h.repr_sha[0] == '\0' && h.digest_sha[0] == '\0',
+	    "malformed digests announce nothing");
+	pskd_http_free(&h);
+}
+
 int
 main(void)
 {
@@ -144,6 +190,21 @@ main(void)
 	check(parse(&m, (char *)b.p) == 0, "and it parses again");
 	pskd_manifest_free(&m);
 
+	check(parse(&m, "{\"version\": 1, \"shards\": [\n{\"url\": \"u\", "
+	    "\"file\": \"a\", \"bytes\": 3, \"sha256\": \"ba7816bf8f01cfea41"
+	    "4140de5dae2223b00361a396177a9cb410ff61f20015ad\", \"etag\": null, "
+	    "\"status\": \"complete\", \"sha256_from\": \"X-Linked-Etag\", "
+	    "\"n\": 1}\n]}\n") == 0 && m.n == 1 && m.shards[0].sha256_from &&
+	    strcmp(m.shards[0].sha256_from, "X-Linked-Etag") == 0 &&
+	    pskd_shard_set(&m.shards[0], "sha256_from", "\"list\"") == -1,
+	    "sha256_from parses after status, and is pskd-get's own");
+	pskd_manifest_free(&m);
+	check(parse(&m, "{\"version\": 1, \"shards\": [\n{\"url\": \"u\", "
+	    "\"file\": \"a\", \"bytes\": 0, \"sha256\": null, \"etag\": null, "
+	    "\"status\": \"failed\", \"sha256_from\": \"a friend\"}\n]}\n") == -1,
+	    "an unknown sha256_from is refused");
+	pskd_manifest_free(&m);
+
 	/* Under UBSan: empty strings have no buffer (issue 14, item 16). */
 	check(parse(&m, "{\"version\": 1, \"shards\": [\n{\"url\": \"\", "
 	    "\"file\": \"a\", \"bytes\": 0, \"sha256\": null, \"etag\": \"\", "
@@ -206,6 +267,7 @@ main(void)
 	    "a checkpoint vouching for more than expected is refused");
 
 	recover_cases();
+	announced_cases();
 	pskd_manifest_free(&m);
 	pskd_buf_free(&b);
 	pskd_buf_free(&lock);
