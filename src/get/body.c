@@ -339,6 +339,13 @@ body_file(struct pskd_xfer *x, int fd)
 		}
 		set_have(x, x->have + (uint64_t)got);
 		pskd_hasher_feed(&hs, x->have);
+		/*
+		 * curl writes a few KiB at a time: let the pipe fill a little
+		 * so that each splice moves a lot (the pipe holds 1 MiB, so
+		 * curl does not wait).
+		 */
+		if ((size_t)got < SPLICE_MAX / 4)
+			pskd_get_sleep(0.001);
 		if (x->expected_known && x->have > x->expected) {
 			x->why = "more bytes than the server announced";
 			o = XFER_RESTART;

@@ -9,12 +9,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pskd.h"
 #include "xfer.h"
 
 #define HASH_CHUNK	(1u << 20)
+#define HASH_WAIT_NS	20000000L	/* 20 ms */
 
 static void *
 run(void *arg)
@@ -28,6 +30,22 @@ run(void *arg)
 		pthread_mutex_lock(&hs->mu);
 		while (hs->hashed == hs->target && !hs->stop)
 			pthread_cond_wait(&hs->more, &hs->mu);
+		/*
+		 * Hash in large pieces: a few wake-ups and reads a MiB, not
+		 * one a write of curl's; but never let bytes wait long.
+		 */
+		if (hs->target - hs->hashed < HASH_CHUNK && !hs->stop) {
+			struct timespec ts;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += HASH_WAIT_NS;
+			ts.tv_sec += ts.tv_nsec / 1000000000L;
+			ts.tv_nsec %= 1000000000L;
+			while (hs->target - hs->hashed < HASH_CHUNK &&
+			    !hs->stop && pthread_cond_timedwait(&hs->more,
+			    &hs->mu, &ts) == 0)
+				;
+		}
 		if (hs->hashed == hs->target || hs->err) {
 			pthread_mutex_unlock(&hs->mu);
 			break;
@@ -79,9 +97,15 @@ pskd_hasher_start(struct pskd_hasher *hs, int fd, struct pskd_sha256 *h,
 void
 pskd_hasher_feed(struct pskd_hasher *hs, uint64_t upto)
 {
+	int wake;
+
 	pthread_mutex_lock(&hs->mu);
+	/* Wake it when it is idle, or when a whole chunk is waiting. */
+	wake = hs->hashed == hs->target || (hs->target - hs->hashed <
+	    HASH_CHUNK && upto - hs->hashed >= HASH_CHUNK);
 	hs->target = upto;
-	pthread_cond_signal(&hs->more);
+	if (wake)
+		pthread_cond_signal(&hs->more);
 	pthread_mutex_unlock(&hs->mu);
 }
 
