@@ -301,7 +301,9 @@ main(int argc, char **argv)
 		    "--netrc or --curl-config", mode_name[mode]);
 		pskd_usage_error(NULL);
 	}
-	if ((token = getenv("HF_TOKEN")) != NULL && *token != '\0' &&
+	/* Only for downloads: a stray HF_TOKEN must not stop --verify. */
+	if ((mode == MODE_LIST || mode == MODE_URL) &&
+	    (token = getenv("HF_TOKEN")) != NULL && *token != '\0' &&
 	    pskd_get_auth_token(&opt.auth, token) == -1) {
 		pskd_warnx("HF_TOKEN: not a token pskd-get may send");
 		pskd_usage_error(NULL);
