@@ -14,11 +14,17 @@
 static const char usage_text[] =
     "pskd-pack [-e encodings] [-o file] [-t type] [file ...]";
 
+enum { OPT_HELP = 256, OPT_VERSION };
+
 static struct {
 	const char	*encodings;	/* -e */
 	const char	*output;	/* -o */
 	const char	*type;		/* -t */
-} opt;
+} opt = {
+	.encodings = NULL,
+	.output = NULL,
+	.type = NULL,
+};
 
 static const char *inname;
 static struct pskd_error perr;
@@ -30,6 +36,14 @@ fail_at(uint64_t line, const char *what)
 		pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", inname,
 		    (unsigned long long)line, what);
 	pskd_errx(PSKD_EXIT_DATA, "%s: %s", inname, what);
+}
+
+/* The output failed (a full disk): say so, not that the input is short. */
+static _Noreturn void
+output_failed(const struct pskd_writer *w)
+{
+	errno = w->error;
+	pskd_err(PSKD_EXIT_DATA, "%s", w->name);
 }
 
 static void
@@ -254,7 +268,7 @@ pack_stream(struct pskd_reader *r, struct pskd_sink *out,
 		}
 		pskd_reader_skip(r, (size_t)n * ss);
 		if (out->w.error)
-			break;
+			output_failed(&out->w);
 	}
 	if (h->count != PSKD_COUNT_STREAM && out->count - base < h->count) {
 		snprintf(perr.msg, sizeof(perr.msg), "E%d: truncated at sample "
@@ -273,35 +287,34 @@ main(int argc, char **argv)
 		{ "encodings", required_argument, NULL, 'e' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "type", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct pskd_reader r;
-	struct pskd_outfile of;
+	struct pskd_output o;
 	struct pskd_sink out;
 	struct pskd_header h;
 	struct pskd_type to;
 	const unsigned char *p;
-	const char *outname = "<stdout>";
 	ssize_t got;
-	int c, i, fd = 1, binary;
+	int c, i, binary;
 
-	pskd_setprogname(argv[0]);
+	pskd_init(argv, usage_text);
 	while ((c = getopt_long(argc, argv, "e:o:t:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': opt.encodings = optarg; break;
 		case 'o': opt.output = optarg; break;
 		case 't': opt.type = optarg; break;
-		case 'h': usage(); break;
-		case 'V': puts("pskd-pack " PSKD_VERSION); return 0;
-		default: pskd_usage_error(usage_text);
+		case OPT_HELP: usage(); break;
+		case OPT_VERSION: puts("pskd-pack " PSKD_VERSION); return 0;
+		default: pskd_usage_error(NULL);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (opt.output == NULL)
-		pskd_refuse_tty(1, outname);
+		pskd_refuse_tty(1, "<stdout>");
 
 	open_input(&r, argc ? argv[0] : NULL);
 	got = pskd_reader_peek(&r, 4, &p);
@@ -322,13 +335,8 @@ main(int argc, char **argv)
 		parse_type(&to, opt.type);
 	}
 
-	if (opt.output != NULL) {
-		if (pskd_outfile_open(&of, opt.output) == -1)
-			pskd_err(PSKD_EXIT_DATA, "%s", opt.output);
-		fd = of.fd;
-		outname = opt.output;
-	}
-	pskd_sink_init(&out, fd, outname, &to, PSKD_COUNT_STREAM);
+	pskd_output_open(&o, opt.output, 1);
+	pskd_sink_init(&out, o.fd, o.name, &to, PSKD_COUNT_STREAM);
 	for (i = 0;;) {
 		if (binary) {
 			pack_stream(&r, &out, &h, &to);
@@ -336,7 +344,9 @@ main(int argc, char **argv)
 		} else
 			pack_text(&r, &out, &to);
 		pskd_reader_close(&r);
-		if (++i >= argc || out.w.error)
+		if (out.w.error)
+			output_failed(&out.w);
+		if (++i >= argc)
 			break;
 		/* The next operand: the same kind, the same type. */
 		open_input(&r, argv[i]);
@@ -350,12 +360,7 @@ main(int argc, char **argv)
 			fail_at(0, "E9005: a .psk.d stream after text samples");
 	}
 	if (pskd_sink_finish(&out) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", outname);
-	if (opt.output != NULL) {
-		free(out.w.buf);
-		if (pskd_outfile_commit(&of) == -1)
-			pskd_err(PSKD_EXIT_DATA, "%s", opt.output);
-	} else
-		pskd_writer_finish(&out.w);
+		pskd_err(PSKD_EXIT_DATA, "%s", o.name);
+	pskd_output_close(&o, &out.w);
 	return 0;
 }
