@@ -29,15 +29,6 @@ static struct {
 static const char *inname;
 static struct pskd_error perr;
 
-static _Noreturn void
-fail_at(uint64_t line, const char *what)
-{
-	if (line > 0)
-		pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", inname,
-		    (unsigned long long)line, what);
-	pskd_errx(PSKD_EXIT_DATA, "%s: %s", inname, what);
-}
-
 /* The output failed (a full disk): say so, not that the input is short. */
 static _Noreturn void
 output_failed(const struct pskd_writer *w)
@@ -82,7 +73,7 @@ same_type(const struct pskd_type *t, const struct pskd_type *to,
 	if (strcmp(a, b) != 0) {
 		snprintf(perr.msg, sizeof(perr.msg), "E%d: the stream's type "
 		    "%s is not %s %s", PSKD_E_MISMATCH, a, whence, b);
-		fail_at(0, perr.msg);
+		pskd_fail_at(inname, 0, "%s", perr.msg);
 	}
 	free(a);
 	free(b);
@@ -124,10 +115,10 @@ static void
 read_header(struct pskd_reader *r, struct pskd_header *h)
 {
 	if (pskd_header_read(h, r, &perr) == -1)
-		fail_at(0, perr.msg);
+		pskd_fail_at(inname, 0, "%s", perr.msg);
 	if (h->type.params)
-		fail_at(0, "E9001: type not closed: a params type has no "
-		    "layout to pack");
+		pskd_fail_at(inname, 0, "E9001: type not closed: a params "
+		    "type has no layout to pack");
 }
 
 /* Text samples, one a line. */
@@ -146,7 +137,7 @@ pack_text(struct pskd_reader *r, struct pskd_sink *out, struct pskd_type *t)
 		if (pskd_sample_parse(t, line, len, sample, &perr) == -1) {
 			pskd_error_prefix(&perr, "sample %llu",
 			    (unsigned long long)(out->count - base));
-			fail_at(r->lineno, perr.msg);
+			pskd_fail_at(inname, r->lineno, "%s", perr.msg);
 		}
 		pskd_sink_sample(out, sample, (size_t)t->sample_size);
 		if (out->w.error)
@@ -205,7 +196,7 @@ recode(const struct pskd_type *in, const struct pskd_type *to,
 					    (unsigned long long)(first + k), i,
 					    (unsigned long long)j, num,
 					    pskd_enc_name(b->enc));
-					fail_at(0, msg);
+					pskd_fail_at(inname, 0, "%s", msg);
 				}
 			}
 		}
@@ -245,19 +236,19 @@ pack_stream(struct pskd_reader *r, struct pskd_sink *out,
 			snprintf(perr.msg, sizeof(perr.msg), "E%d: truncated "
 			    "at sample %llu (%zd of %zu bytes)", PSKD_E_TRUNC,
 			    (unsigned long long)(out->count - base), got, ss);
-			fail_at(0, perr.msg);
+			pskd_fail_at(inname, 0, "%s", perr.msg);
 		}
 		if (h->count != PSKD_COUNT_STREAM &&
 		    out->count - base + n > h->count) {
 			snprintf(perr.msg, sizeof(perr.msg), "E%d: data after "
 			    "the last of %llu samples", PSKD_E_MAGIC,
 			    (unsigned long long)h->count);
-			fail_at(0, perr.msg);
+			pskd_fail_at(inname, 0, "%s", perr.msg);
 		}
 		if (pskd_samples_check(t, p, n, &bad, &perr) == -1) {
 			pskd_error_prefix(&perr, "sample %llu",
 			    (unsigned long long)(out->count - base + bad));
-			fail_at(0, perr.msg);
+			pskd_fail_at(inname, 0, "%s", perr.msg);
 		}
 		if (same)
 			pskd_sink_samples(out, p, (size_t)n * ss, n);
@@ -275,7 +266,7 @@ pack_stream(struct pskd_reader *r, struct pskd_sink *out,
 		    "%llu (%llu samples declared)", PSKD_E_TRUNC,
 		    (unsigned long long)(out->count - base),
 		    (unsigned long long)h->count);
-		fail_at(0, perr.msg);
+		pskd_fail_at(inname, 0, "%s", perr.msg);
 	}
 	free(conv);
 }
@@ -327,10 +318,11 @@ main(int argc, char **argv)
 	} else {
 		if (opt.type == NULL) {
 			if (got == 0)
-				fail_at(0, "E9002: empty input: not a .psk.d "
-				    "stream, and no -t for text samples");
-			fail_at(0, "E9002: not a .psk.d stream (give -t TYPE "
-			    "for text samples)");
+				pskd_fail_at(inname, 0, "E9002: empty input: "
+				    "not a .psk.d stream, and no -t for text "
+				    "samples");
+			pskd_fail_at(inname, 0, "E9002: not a .psk.d stream "
+			    "(give -t TYPE for text samples)");
 		}
 		parse_type(&to, opt.type);
 	}
@@ -357,7 +349,8 @@ main(int argc, char **argv)
 			read_header(&r, &h);
 			same_type(&h.type, &to, "the first input's");
 		} else if (got >= 4 && memcmp(p, PSKD_MAGIC, 4) == 0)
-			fail_at(0, "E9005: a .psk.d stream after text samples");
+			pskd_fail_at(inname, 0, "E9005: a .psk.d stream after "
+			    "text samples");
 	}
 	if (pskd_sink_finish(&out) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", o.name);

@@ -48,21 +48,6 @@ usage(void)
 	exit(0);
 }
 
-static _Noreturn void
-fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static _Noreturn void
-fail(const char *fmt, ...)
-{
-	char msg[600];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pskd_errx(PSKD_EXIT_DATA, "%s: %s", inname, msg);
-}
-
 /*
  * The loop: peek at least one window (and a few MiB more, so that reads
  * and writes go in big blocks), write every window that lies in the bytes
@@ -75,7 +60,8 @@ cut(struct pskd_reader *r, struct pskd_sink *out, const struct pskd_leaf *tok,
 {
 	struct pskd_gather g;
 	const unsigned w = tok->width;
-	const size_t win = (size_t)(opt.len + 1) * w, step = (size_t)opt.stride * w;
+	const size_t win = (size_t)(opt.len + 1) * w;
+	const size_t step = (size_t)opt.stride * w;
 	const size_t body = (size_t)opt.len * w, want = win + (4u << 20);
 	const int check = w < 8 ? tok->bound < (uint64_t)1 << (8 * w) :
 	    tok->bound != 0;
@@ -95,8 +81,8 @@ cut(struct pskd_reader *r, struct pskd_sink *out, const struct pskd_leaf *tok,
 		    seen + avail / w > count) {
 			avail = (size_t)(count - seen) * w;
 			if ((size_t)got > avail)
-				fail("E%d: data after the last of %llu "
-				    "samples", PSKD_E_MAGIC,
+				pskd_fail_at(inname, 0, "E%d: data after the "
+				    "last of %llu samples", PSKD_E_MAGIC,
 				    (unsigned long long)count);
 		}
 		if (check && checked < avail) {
@@ -105,8 +91,8 @@ cut(struct pskd_reader *r, struct pskd_sink *out, const struct pskd_leaf *tok,
 			if (bad < (avail - checked) / w) {
 				uint64_t k = seen + checked / w + bad;
 
-				fail("E%d: token %llu: %llu out of bound "
-				    "idx[%llu]", PSKD_E_VALUE,
+				pskd_fail_at(inname, 0, "E%d: token %llu: %llu "
+				    "out of bound idx[%llu]", PSKD_E_VALUE,
 				    (unsigned long long)k,
 				    (unsigned long long)pskd_leaf_idx(tok, p +
 				    checked + bad * w, 0),
@@ -138,8 +124,9 @@ cut(struct pskd_reader *r, struct pskd_sink *out, const struct pskd_leaf *tok,
 		    (r->eof || got == 0)) {
 			/* End of input: what is left is the short tail. */
 			if ((size_t)got % w != 0)
-				fail("E%d: truncated: %zu bytes after the last "
-				    "whole token", PSKD_E_TRUNC,
+				pskd_fail_at(inname, 0, "E%d: truncated: %zu "
+				    "bytes after the last whole token",
+				    PSKD_E_TRUNC,
 				    (size_t)got % w);
 			seen += avail / w;
 			break;
@@ -152,8 +139,8 @@ cut(struct pskd_reader *r, struct pskd_sink *out, const struct pskd_leaf *tok,
 	if (out->w.error)
 		return;
 	if (count != PSKD_COUNT_STREAM && seen < count)
-		fail("E%d: truncated at sample %llu (%llu samples declared)",
-		    PSKD_E_TRUNC, (unsigned long long)seen,
+		pskd_fail_at(inname, 0, "E%d: truncated at sample %llu (%llu "
+		    "samples declared)", PSKD_E_TRUNC, (unsigned long long)seen,
 		    (unsigned long long)count);
 }
 
@@ -186,7 +173,8 @@ main(int argc, char **argv)
 		case OPT_SINGLE: opt.single = 1; break;
 		case 'o': opt.output = optarg; break;
 		case 's':
-			opt.stride = pskd_optnum("-s", optarg, 1, 1ULL << 32, 0);
+			opt.stride = pskd_optnum("-s", optarg, 1, 1ULL << 32,
+			    0);
 			break;
 		case 't':
 			opt.len = pskd_optnum("-t", optarg, 1, 1ULL << 32, 0);
@@ -207,12 +195,13 @@ main(int argc, char **argv)
 		pskd_err(PSKD_EXIT_DATA, "%s", argv[0]);
 	inname = r.name;
 	if (pskd_header_read(&h, &r, &perr) == -1)
-		fail("%s", perr.msg);
+		pskd_fail_at(inname, 0, "%s", perr.msg);
 	tok = h.type.leaves;
 	if (h.type.params || h.type.nleaves != 1 || tok->real ||
 	    tok->ndim != 0)
-		fail("E%d: not a token stream: type %s is not idx[V] (pipe "
-		    "pskd-tok into it)", PSKD_E_MISMATCH, h.type.text);
+		pskd_fail_at(inname, 0, "E%d: not a token stream: type %s is "
+		    "not idx[V] (pipe pskd-tok into it)", PSKD_E_MISMATCH,
+		    h.type.text);
 
 	snprintf(text, sizeof(text), opt.single ? "idx[%llu][seq: %llu]" :
 	    "(idx[%llu][seq: %llu], idx[%llu][seq: %llu])",
@@ -220,7 +209,7 @@ main(int argc, char **argv)
 	    (unsigned long long)(opt.len + opt.single),
 	    (unsigned long long)tok->bound, (unsigned long long)opt.len);
 	if (pskd_type_parse(&ot, text, strlen(text), &perr) == -1)
-		fail("%s", perr.msg);
+		pskd_fail_at(inname, 0, "%s", perr.msg);
 	nout = PSKD_COUNT_STREAM;
 	if ((n = h.count) != PSKD_COUNT_STREAM)
 		nout = n < opt.len + 1 ? 0 : 1 + (n - (opt.len + 1)) /

@@ -66,6 +66,12 @@ _Noreturn void pskd_errx(int status, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 _Noreturn void pskd_err(int status, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/*
+ * "pskd-NAME: FILE:LINE: message" (line 0: "FILE: message") and exit 1: a
+ * data error, said where it is.
+ */
+_Noreturn void pskd_fail_at(const char *name, uint64_t line,
+	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Print "usage: USAGE" (NULL: the text given to pskd_init) and exit 2. */
 _Noreturn void pskd_usage_error(const char *usage);
 
