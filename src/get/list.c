@@ -108,20 +108,34 @@ static void
 line_fields(struct pskd_get_job *j, char **f, size_t nf,
     const struct pskd_reader *r)
 {
-	unsigned long long line = (unsigned long long)r->lineno;
-
 	if (nf > 1 && strcmp(f[1], "-") != 0) {
 		if (!pskd_sha256_valid(f[1], strlen(f[1])))
-			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: '%s' is not a "
-			    "sha256 (64 hex digits)", r->name, line, f[1]);
+			pskd_fail_at(r->name, r->lineno, "'%s' is not a sha256 "
+			    "(64 hex digits)", f[1]);
 		set_sha(j, f[1]);
 	}
 	if (nf > 2) {
 		if (pskd_strtonum(f[2], 0, UINT64_MAX, 0, &j->want_size) == -1)
-			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: '%s' is not a "
-			    "size in bytes", r->name, line, f[2]);
+			pskd_fail_at(r->name, r->lineno, "'%s' is not a size "
+			    "in bytes", f[2]);
 		j->want_size_known = 1;
 	}
+}
+
+/* A list's URL: one pskd-get may fetch and record. */
+static void
+check_url(const char *url, const struct pskd_reader *r)
+{
+	if (!pskd_get_scheme_ok(url))
+		pskd_fail_at(r->name, r->lineno, "not an http, https or file "
+		    "URL");
+	if (!pskd_record_text_ok(url))
+		pskd_fail_at(r->name, r->lineno, "a URL must be valid UTF-8 "
+		    "without control characters");
+	/* The manifest records the URL: no password in it. */
+	if (pskd_get_url_has_userinfo(url))
+		pskd_fail_at(r->name, r->lineno, "a URL with credentials in "
+		    "it would be recorded; use -H or --netrc");
 }
 
 void
@@ -138,8 +152,7 @@ pskd_get_read_list(struct pskd_get *g, const char *path)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
 	while ((rc = pskd_reader_line(&r, &line, &len)) == 1) {
 		if (memchr(line, '\0', len) != NULL)
-			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: a NUL byte",
-			    r.name, (unsigned long long)r.lineno);
+			pskd_fail_at(r.name, r.lineno, "a NUL byte");
 		copy = pskd_xstrndup((const char *)line, len);
 		nf = 0;
 		for (tok = strtok_r(copy, " \t\r", &save); tok != NULL;
@@ -151,22 +164,9 @@ pskd_get_read_list(struct pskd_get *g, const char *path)
 			continue;
 		}
 		if (nf > 3)
-			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: expected URL "
-			    "[SHA256 [SIZE]]", r.name,
-			    (unsigned long long)r.lineno);
-		if (!pskd_get_scheme_ok(f[0]))
-			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: not an http, https "
-			    "or file URL", r.name,
-			    (unsigned long long)r.lineno);
-		if (!pskd_record_text_ok(f[0]))
-			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: a URL must be "
-			    "valid UTF-8 without control characters", r.name,
-			    (unsigned long long)r.lineno);
-		/* The manifest records the URL: no password in it. */
-		if (pskd_get_url_has_userinfo(f[0]))
-			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: a URL with "
-			    "credentials in it would be recorded; use -H or "
-			    "--netrc", r.name, (unsigned long long)r.lineno);
+			pskd_fail_at(r.name, r.lineno, "expected URL [SHA256 "
+			    "[SIZE]]");
+		check_url(f[0], &r);
 		j = add_job(g);
 		j->url = pskd_xstrdup(f[0]);
 		line_fields(j, f, nf, &r);

@@ -100,8 +100,7 @@ pskd_get_verify(const char *dir)
 	pskd_manifest_init(&m);
 	if (pskd_manifest_parse(&m, man.p, man.len, err, sizeof(err),
 	    &line) == -1)
-		pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", mpath,
-		    (unsigned long long)line, err);
+		pskd_fail_at(mpath, line, "%s", err);
 	for (i = 0; i < m.n; i++)
 		if (shard_ok(dir, &m.shards[i]) == -1)
 			bad = 1;
@@ -150,8 +149,7 @@ pskd_get_annotate(const char *dir, const char *file, int argc, char **argv)
 	pskd_manifest_init(&m);
 	if (pskd_manifest_parse(&m, man.p, man.len, err, sizeof(err),
 	    &line) == -1)
-		pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", mpath,
-		    (unsigned long long)line, err);
+		pskd_fail_at(mpath, line, "%s", err);
 	if ((sh = pskd_manifest_find(&m, file)) == NULL)
 		pskd_errx(PSKD_EXIT_DATA, "%s: no shard %s", mpath, file);
 	for (i = 0; i < argc; i++) {
