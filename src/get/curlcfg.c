@@ -113,7 +113,10 @@ pskd_get_auth_curl_config(struct pskd_get_auth *a, const char *path)
 			t++;
 			len--;
 		}
-		if (len == 0 || *t == '#' || *t == '\r')
+		while (len > 0 && (t[len - 1] == '\r' || t[len - 1] == ' ' ||
+		    t[len - 1] == '\t'))
+			len--;
+		if (len == 0 || *t == '#')
 			continue;
 		{
 			char *copy = pskd_xstrndup(t, len);
