@@ -6,8 +6,8 @@
  *   run.c       a run: the folder's lock, workers, the manifest
  *   fetch.c     one shard: resume or verify what is there, attempts, finish
  *   resume.c    a partial download picked up, a complete one re-verified
- *   xfer.c      one attempt: the hops of its redirects, the response, the
- *               body, checkpoints
+ *   xfer.c      one attempt: the hops of its redirects, the response
+ *   body.c      the response's body into the shard, checkpoints
  *   hasher.c    the running SHA-256 of a shard, on a thread of its own
  *   auth.c      what each host is sent: headers, tokens, netrc
  *   curlcfg.c   --curl-config
