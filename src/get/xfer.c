@@ -191,8 +191,14 @@ judge(struct pskd_xfer *x, struct pskd_http *hd, const struct chain *ch)
 	}
 	if (ch->reused && (st == 401 || st == 403 || st == 410))
 		return XFER_EXPIRED;	/* go back to the list's URL */
-	if (st == 416)
+	if (st == 416) {
+		/* Every byte held: they must still match what a hub says. */
+		if (announced(x, hd, ch) == -1) {
+			x->why = changed;
+			return x->fd == -1 ? XFER_FAIL : XFER_RESTART;
+		}
 		return XFER_RANGE_END;
+	}
 	if (st != 200 && st != 206) {
 		x->retry_after = hd->retry_after;
 		x->why = st == 401 ? "HTTP 401: the server wants credentials "
