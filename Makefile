@@ -8,6 +8,8 @@
 .SUFFIXES:
 .SECONDARY:
 .DELETE_ON_ERROR:
+# The families' .mk files are included before `all` is defined.
+.DEFAULT_GOAL := all
 
 VERSION = 0.1.0
 
