@@ -52,7 +52,6 @@
 SHELL = /bin/bash
 .SHELLFLAGS = -o pipefail -ec
 .DELETE_ON_ERROR:
-.SECONDARY:
 .SUFFIXES:
 
 URLS         ?= urls.txt
@@ -297,6 +296,7 @@ $(D)/shards/%.url:
 define pskd_shard_rules
 $(D)/shards/$1/$2: $(D)/shards/$1.url
 	pskd-get $$(GETFLAGS) -d $(D)/shards/$1 $(D)/shards/$1.url
+	[ -f $$@ ] || { echo "pskd.mk: pskd-get did not name the shard $$@" >&2; exit 1; }
 	touch $$@
 $(D)/shards/$1.verified: $(D)/shards/$1/$2
 	pskd-get --verify -d $(D)/shards/$1

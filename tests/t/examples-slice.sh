@@ -1,6 +1,7 @@
 # examples-slice.sh - sourced by the scale-out tests (slurm-build,
-# ssh-build): a small slice of the example corpus as four shards in three
-# formats, its URL list, and the build's outputs to compare.
+# ssh-build, examples-recipe): a small slice of the example corpus as four
+# shards in three formats, with near-duplicates across and within shards,
+# its URL list, and the build's outputs to compare.
 #
 #   slice DIR        DIR/corpus/ and DIR/urls.txt (sha256 and size from
 #                    sha256sum and wc, not from pskd)
@@ -19,6 +20,8 @@ slice() {
 	sed -n '1,3p' "$1/s0.jsonl" | sed 's/"id": "/"id": "again-/' >> "$1/s2.jsonl"
 	sed -n '5p' "$1/s1.jsonl" | sed 's/"id": "/"id": "spaced-/; s/ the / the  /g' \
 	    >> "$1/s3.jsonl"
+	# And one within a shard, far from its original (another piece).
+	sed -n '2p' "$1/s3.jsonl" | sed 's/"id": "/"id": "later-/' >> "$1/s3.jsonl"
 	zstd -q -19 "$1/s0.jsonl" -o "$1/corpus/sotu-000.jsonl.zst"
 	gzip -9n < "$1/s1.jsonl" > "$1/corpus/sotu-001.jsonl.gz"
 	zstd -q -3 "$1/s2.jsonl" -o "$1/corpus/sotu-002.jsonl.zst"
