@@ -26,7 +26,9 @@
 #              mapreduce: map, sort, pairs, cluster, apply (same verdicts)
 #   P          map-reduce partitions (4); PIECES: pieces per shard (1)
 #   BANDS ROWS THRESHOLD  pskd-lsh -b -r -t (empty: its defaults)
-#   GETFLAGS SHINGLEFLAGS MINHASHFLAGS TOKFLAGS SORTFLAGS ZSTDFLAGS
+#   GETFLAGS SHINGLEFLAGS MINHASHFLAGS TOKFLAGS SORTFLAGS
+#   ZSTDFLAGS  for the kept shards (-3; -19 makes them smaller at about a
+#              hundredth of the speed, more CPU than all pskd stages)
 #
 # Each shard is NAME, its file name without .zst/.gz/.xz/.bz2 and
 # .jsonl/.json/.ndjson/.parquet (NAME-2, NAME-3 ... when taken): it is
@@ -75,7 +77,7 @@ SHINGLEFLAGS ?=
 MINHASHFLAGS ?=
 TOKFLAGS     ?=
 SORTFLAGS    ?=
-ZSTDFLAGS    ?= -19
+ZSTDFLAGS    ?= -3
 MR           ?= $(D)/mr-$(P)$(if $(filter-out 1,$(PIECES)),x$(PIECES))
 
 all: $(OUT) $(D)/preview.txt
