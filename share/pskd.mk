@@ -49,7 +49,9 @@
 #
 # Pieces: with PIECES=N each shard is read as N pieces cut at line
 # boundaries, each mapped as a shard of its own, numbered in list order,
-# then piece, so the verdicts are those of whole shards.
+# then piece, so the verdicts are those of whole shards.  (A document
+# without an id is named by its line in the piece, not in the shard: the
+# same verdicts under other names.)
 
 SHELL = /bin/bash
 .SHELLFLAGS = -o pipefail -ec
