@@ -9,9 +9,11 @@
 
 #include "lshindex.h"
 #include "lshmr.h"
+#include "params.h"
 
 #define KEYLINE	35	/* "kkkkkkkk bbbb ssssssssss dddddddddd" */
 #define PAIRLINE 43	/* "ssssssssss dddddddddd ssssssssss dddddddddd" */
+#define DOCS_HEAD "#pskd-lsh-docs 1 "
 
 static char *
 name_of(const char *prefix, const char *suffix)
@@ -47,12 +49,11 @@ static void
 params_line(struct pskd_writer *w, const struct pskd_frame_params *fp,
     uint32_t b, uint32_t r, uint32_t shard)
 {
-	pskd_writer_printf(w, "#pskd-lsh-docs 1 unit %" PRIu32 " n %" PRIu32
-	    " norm %" PRIu32 " shingle_seed %" PRIu64 " k %" PRIu32
-	    " family %" PRIu32 " minhash_seed %" PRIu64 " bands %" PRIu32
-	    " rows %" PRIu32 " shard %" PRIu32 "\n", fp->unit, fp->n,
-	    fp->norm, fp->shingle_seed, fp->k, fp->family, fp->minhash_seed,
-	    b, r, shard);
+	struct pskd_lsh_params p = { .fp = *fp, .b = b, .r = r };
+
+	pskd_writer_puts(w, DOCS_HEAD);
+	pskd_lsh_params_write(w, &p, ' ');
+	pskd_writer_printf(w, " shard %" PRIu32 "\n", shard);
 }
 
 void
@@ -215,7 +216,7 @@ struct shard {
 	unsigned char	*kept;
 	struct pskd_buf	 ids;		/* escaped, as they go out */
 	size_t		*idoff;
-	char		 params[512];
+	struct pskd_lsh_params p;
 };
 
 static int
@@ -228,15 +229,27 @@ hexval(unsigned char c)
 	return -1;
 }
 
-static char *
-find_shard_field(const unsigned char *p, size_t n)
+/* The parameter line of a .docs file: DOCS_HEAD, the parameters, " shard N". */
+static int
+docs_head(struct shard *sh, const unsigned char *line, size_t len)
 {
-	size_t i;
+	size_t hl = strlen(DOCS_HEAD), n;
+	uint64_t num;
+	char tail[24];
 
-	for (i = 0; i + 7 <= n; i++)
-		if (memcmp(p + i, " shard ", 7) == 0)
-			return (char *)(uintptr_t)(p + i);
-	return NULL;
+	if (len < hl || memcmp(line, DOCS_HEAD, hl) != 0 ||
+	    (n = pskd_lsh_params_parse(line + hl, len - hl, ' ', &sh->p)) == 0)
+		return -1;
+	n += hl;
+	if (len - n < 8 || len - n >= sizeof(tail) ||
+	    memcmp(line + n, " shard ", 7) != 0)
+		return -1;
+	memcpy(tail, line + n + 7, len - n - 7);
+	tail[len - n - 7] = '\0';
+	if (pskd_strtonum(tail, 0, UINT32_MAX, 0, &num) == -1)
+		return -1;
+	sh->num = (uint32_t)num;
+	return 0;
 }
 
 static void
@@ -244,20 +257,16 @@ load_docs(struct shard *sh, uint32_t k)
 {
 	struct pskd_reader r;
 	const unsigned char *line, *tab;
-	char *path = name_of(sh->prefix, ".docs"), *num;
+	char *path = name_of(sh->prefix, ".docs");
 	size_t len, cap = 0, i;
 	int rc, hi, lo;
 
 	if (pskd_reader_open(&r, path) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
-	if (pskd_reader_line(&r, &line, &len) != 1 || len >= sizeof(sh->params)
-	    || len < 15 || memcmp(line, "#pskd-lsh-docs ", 15) != 0 ||
-	    (num = find_shard_field(line, len)) == NULL)
+	if (pskd_reader_line(&r, &line, &len) != 1 ||
+	    docs_head(sh, line, len) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s:1: not a pskd-lsh --map "
 		    "document list", path);
-	sh->num = (uint32_t)strtoul(num + 7, NULL, 10);
-	memcpy(sh->params, line, (size_t)(num - (const char *)line));
-	sh->params[num - (const char *)line] = '\0';
 	while ((rc = pskd_reader_line(&r, &line, &len)) == 1) {
 		if (sh->n == cap) {
 			cap = cap ? 2 * cap : 1024;
@@ -352,19 +361,15 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 	for (s = 0; s < n; s++) {
 		sh[s].prefix = prefixes[s];
 		load_docs(&sh[s], k);
-		if (strcmp(sh[s].params, sh[0].params) != 0)
+		if (pskd_frame_params_differ(&sh[s].p.fp, &sh[0].p.fp) !=
+		    NULL || sh[s].p.b != sh[0].p.b || sh[s].p.r != sh[0].p.r)
 			pskd_errx(PSKD_EXIT_DATA, "%s.docs: made with other "
 			    "parameters than %s.docs", prefixes[s],
 			    prefixes[0]);
 	}
-	{
-		char want[64];
-
-		snprintf(want, sizeof(want), " k %" PRIu32 " ", k);
-		if (n > 0 && strstr(sh[0].params, want) == NULL)
-			pskd_errx(PSKD_EXIT_DATA, "%s.docs: not made with k = "
-			    "%" PRIu32 " (-b x -r)", prefixes[0], k);
-	}
+	if (n > 0 && sh[0].p.fp.k != k)
+		pskd_errx(PSKD_EXIT_DATA, "%s.docs: not made with k = %" PRIu32
+		    " (-b x -r)", prefixes[0], k);
 	qsort(sh, (size_t)n, sizeof(*sh), cmp_shard);
 	for (s = 1; s < n; s++)
 		if (sh[s].num == sh[s - 1].num)
