@@ -3,6 +3,7 @@
  * candidates, a candidate is a near-duplicate only when its estimated
  * Jaccard similarity with a kept document reaches the threshold; the first
  * seen is kept.  Verdicts and tombstones go to files; the index can persist.
+ * Five modes (pskd-lsh(1)): online, and the four steps of map-reduce.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -24,14 +25,35 @@ static const char usage_text[] =
     "       pskd-lsh [-q] [-b B] [-r R] [-t T] --cluster prefix ...\n"
     "       pskd-lsh --apply verdicts [--dropped file] [file ...]";
 
+enum mode { MODE_ONLINE, MODE_MAP, MODE_PAIRS, MODE_CLUSTER, MODE_APPLY };
+
+enum {
+	OPT_DROPPED = 256, OPT_VERDICTS, OPT_MAP, OPT_PAIRS, OPT_CLUSTER,
+	OPT_APPLY, OPT_HELP, OPT_VERSION
+};
+
 static struct {
-	uint32_t	 b, r;
-	double		 t;
-	const char	*dir;
-	uint64_t	 mem;
-	const char	*verdicts, *dropped;
-	int		 quiet, verbose;
-} opt = { 32, 4, 0.8, NULL, 1ULL << 30, NULL, NULL, 0, 0 };
+	enum mode	 mode;
+	uint32_t	 b;		/* -b */
+	const char	*dir;		/* -i */
+	uint64_t	 mem;		/* -m */
+	int		 quiet;		/* -q */
+	uint32_t	 r;		/* -r */
+	double		 t;		/* -t */
+	int		 verbose;	/* -v */
+	const char	*dropped;	/* --dropped */
+	const char	*verdicts;	/* --verdicts */
+	uint32_t	 parts;		/* --map */
+	uint32_t	 shard;		/* -s */
+	const char	*prefix;	/* -o */
+	const char	*apply;		/* --apply */
+} opt = {
+	.mode = MODE_ONLINE,
+	.b = 32,
+	.mem = 1ULL << 30,
+	.r = 4,
+	.t = 0.8,
+};
 
 static struct pskd_lsh_index ix;
 static struct pskd_writer out, vw, dw;
@@ -70,31 +92,6 @@ usage(void)
 	    "      --help           this text\n"
 	    "      --version        the version\n");
 	exit(0);
-}
-
-static uint64_t
-parse_num(const char *s, const char *name, int suffix)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (suffix && *end != '\0' && end[1] == '\0') {
-		int sh = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ?
-		    30 : -1;
-
-		if (sh > 0 && v < (1ULL << (64 - sh))) {
-			v <<= sh;
-			end++;
-		}
-	}
-	if (*s < '0' || *s > '9' || *end != '\0' || errno != 0 || v == 0 ||
-	    (!suffix && v > 65536)) {
-		pskd_warnx("%s: '%s' is not a valid number", name, s);
-		pskd_usage_error(usage_text);
-	}
-	return v;
 }
 
 static uint32_t
@@ -288,144 +285,12 @@ commit_out(struct pskd_outfile *of, struct pskd_writer *w)
 		pskd_err(PSKD_EXIT_DATA, "%s", w->name);
 }
 
-int
-main(int argc, char **argv)
+/* The default mode: each document against the index, in input order. */
+static int
+online(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "bands", required_argument, NULL, 'b' },
-		{ "index", required_argument, NULL, 'i' },
-		{ "memory", required_argument, NULL, 'm' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "rows", required_argument, NULL, 'r' },
-		{ "threshold", required_argument, NULL, 't' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "dropped", required_argument, NULL, 'D' },
-		{ "verdicts", required_argument, NULL, 'T' },
-		{ "apply", required_argument, NULL, 'A' },
-		{ "cluster", no_argument, NULL, 'C' },
-		{ "map", required_argument, NULL, 'M' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "pairs", no_argument, NULL, 'p' },
-		{ "progress", no_argument, NULL, 'P' },
-		{ "shard", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct pskd_lshmr mr;
-	const char *apply = NULL;
-	char *end;
 	size_t mem;
-	int c, i, mode = 0;
-
-	pskd_setprogname(argv[0]);
-	pskd_set_bufsize(PSKD_WORK_BUFSIZE);
-	memset(&mr, 0, sizeof(mr));
-	while ((c = getopt_long(argc, argv, "b:i:m:o:Pqr:s:t:v", longopts,
-	    NULL)) != -1) {
-		switch (c) {
-		case 'A': apply = optarg; mode = c; break;
-		case 'C': case 'p': mode = c; break;
-		case 'M':
-			mr.parts = (uint32_t)parse_num(optarg, "--map", 0);
-			if (mr.parts > 1024) {
-				pskd_warnx("--map: at most 1024 partitions");
-				pskd_usage_error(usage_text);
-			}
-			mode = c;
-			break;
-		case 'o': mr.prefix = optarg; break;
-		case 's':
-			errno = 0;
-			mr.shard = (uint32_t)strtoul(optarg, &end, 10);
-			if (*optarg < '0' || *optarg > '9' || *end != '\0' ||
-			    errno != 0 || strlen(optarg) > 9) {
-				pskd_warnx("-s: '%s' is not a shard number",
-				    optarg);
-				pskd_usage_error(usage_text);
-			}
-			break;
-		case 'b': opt.b = (uint32_t)parse_num(optarg, "-b", 0); break;
-		case 'i': opt.dir = optarg; break;
-		case 'm': opt.mem = parse_num(optarg, "-m", 1); break;
-		case 'P': pskd_progress_mode = 1; break;
-		case 'q':
-			opt.quiet = 1;
-			pskd_progress_mode = -1;
-			break;
-		case 'r':
-			opt.r = (uint32_t)parse_num(optarg, "-r", 0);
-			if (opt.r > 64) {
-				pskd_warnx("-r: at most 64 rows a band");
-				pskd_usage_error(usage_text);
-			}
-			break;
-		case 't':
-			errno = 0;
-			opt.t = strtod(optarg, &end);
-			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
-			    !(opt.t > 0 && opt.t <= 1)) {
-				pskd_warnx("-t: '%s' is not a number in (0, 1]",
-				    optarg);
-				pskd_usage_error(usage_text);
-			}
-			break;
-		case 'v': opt.verbose = 1; break;
-		case 'D': opt.dropped = optarg; break;
-		case 'T': opt.verdicts = optarg; break;
-		case 'h': usage(); break;
-		case 'V': puts("pskd-lsh " PSKD_VERSION); return 0;
-		default: pskd_usage_error(usage_text);
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	mr.b = opt.b;
-	mr.r = opt.r;
-	mr.t = opt.t;
-	if (mode == 'M') {
-		if (mr.prefix == NULL)
-			pskd_usage_error(usage_text);
-		pskd_lshmr_map(&mr, argv, argc);
-		return 0;
-	}
-	if (mode == 'p') {
-		if (argc > 0)
-			pskd_usage_error(usage_text);
-		pskd_lshmr_pairs();
-		return 0;
-	}
-	if (mode == 'C') {
-		if (argc == 0)
-			pskd_usage_error(usage_text);
-		pskd_lshmr_cluster(&mr, argv, argc, opt.quiet);
-		return 0;
-	}
-	if (mode == 'A') {
-		struct pskd_reader vr;
-		struct pskd_buf idb = { 0 };
-		const unsigned char *rest;
-
-		if (pskd_reader_open(&vr, apply) == -1)
-			pskd_err(PSKD_EXIT_DATA, "%s", apply);
-		pskd_writer_init(&out, 1, "<stdout>");
-		pskd_frame_relay_init(&relay, &out);
-		if (opt.dropped)
-			open_out(&df, &dw, opt.dropped);
-		if (argc == 0)
-			apply_file(NULL, &vr, &idb);
-		for (i = 0; i < argc && !out.error; i++)
-			apply_file(argv[i], &vr, &idb);
-		if (!out.error && pskd_reader_line(&vr, &rest, &mem) == 1)
-			pskd_errx(PSKD_EXIT_DATA, "%s: more verdicts than "
-			    "documents", apply);
-		pskd_writer_finish(&out);
-		if (opt.dropped)
-			commit_out(&df, &dw);
-		pskd_reader_close(&vr);
-		pskd_buf_free(&idb);
-		return 0;
-	}
+	int i;
 
 	if (pskd_lsh_open(&ix, opt.dir, opt.b, opt.r, err, sizeof(err)) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s", err);
@@ -463,4 +328,159 @@ main(int argc, char **argv)
 		    nkept ? (double)mem / (double)nkept : 0.0);
 	pskd_lsh_close(&ix);
 	return 0;
+}
+
+/* The four steps of map-reduce; lshmr.c does the work. */
+static struct pskd_lshmr
+mr_params(void)
+{
+	return (struct pskd_lshmr){ .b = opt.b, .r = opt.r, .t = opt.t,
+	    .parts = opt.parts, .shard = opt.shard, .prefix = opt.prefix };
+}
+
+static int
+map(int argc, char **argv)
+{
+	struct pskd_lshmr mr = mr_params();
+
+	if (opt.prefix == NULL)
+		pskd_usage_error(NULL);
+	pskd_lshmr_map(&mr, argv, argc);
+	return 0;
+}
+
+static int
+pairs(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 0)
+		pskd_usage_error(NULL);
+	pskd_lshmr_pairs();
+	return 0;
+}
+
+static int
+cluster(int argc, char **argv)
+{
+	struct pskd_lshmr mr = mr_params();
+
+	if (argc == 0)
+		pskd_usage_error(NULL);
+	pskd_lshmr_cluster(&mr, argv, argc, opt.quiet);
+	return 0;
+}
+
+static int
+apply(int argc, char **argv)
+{
+	struct pskd_reader vr;
+	struct pskd_buf idb = { 0 };
+	const unsigned char *rest;
+	size_t len;
+	int i;
+
+	if (pskd_reader_open(&vr, opt.apply) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", opt.apply);
+	pskd_writer_init(&out, 1, "<stdout>");
+	pskd_frame_relay_init(&relay, &out);
+	if (opt.dropped)
+		open_out(&df, &dw, opt.dropped);
+	if (argc == 0)
+		apply_file(NULL, &vr, &idb);
+	for (i = 0; i < argc && !out.error; i++)
+		apply_file(argv[i], &vr, &idb);
+	if (!out.error && pskd_reader_line(&vr, &rest, &len) == 1)
+		pskd_errx(PSKD_EXIT_DATA, "%s: more verdicts than documents",
+		    opt.apply);
+	pskd_writer_finish(&out);
+	if (opt.dropped)
+		commit_out(&df, &dw);
+	pskd_reader_close(&vr);
+	pskd_buf_free(&idb);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "bands",	required_argument,	NULL, 'b' },
+		{ "index",	required_argument,	NULL, 'i' },
+		{ "memory",	required_argument,	NULL, 'm' },
+		{ "progress",	no_argument,		NULL, 'P' },
+		{ "quiet",	no_argument,		NULL, 'q' },
+		{ "rows",	required_argument,	NULL, 'r' },
+		{ "threshold",	required_argument,	NULL, 't' },
+		{ "verbose",	no_argument,		NULL, 'v' },
+		{ "dropped",	required_argument,	NULL, OPT_DROPPED },
+		{ "verdicts",	required_argument,	NULL, OPT_VERDICTS },
+		{ "map",	required_argument,	NULL, OPT_MAP },
+		{ "shard",	required_argument,	NULL, 's' },
+		{ "output",	required_argument,	NULL, 'o' },
+		{ "pairs",	no_argument,		NULL, OPT_PAIRS },
+		{ "cluster",	no_argument,		NULL, OPT_CLUSTER },
+		{ "apply",	required_argument,	NULL, OPT_APPLY },
+		{ "help",	no_argument,		NULL, OPT_HELP },
+		{ "version",	no_argument,		NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 }
+	};
+	static int (*const run[])(int, char **) = {
+		[MODE_ONLINE] = online, [MODE_MAP] = map, [MODE_PAIRS] = pairs,
+		[MODE_CLUSTER] = cluster, [MODE_APPLY] = apply
+	};
+	int c;
+
+	pskd_init(argv, usage_text);
+	pskd_set_bufsize(PSKD_WORK_BUFSIZE);
+	while ((c = getopt_long(argc, argv, "b:i:m:Pqr:t:vs:o:", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			opt.b = (uint32_t)pskd_optnum("-b", optarg, 1, 65536, 0);
+			break;
+		case 'i': opt.dir = optarg; break;
+		case 'm':
+			opt.mem = pskd_optnum("-m", optarg, 1, UINT64_MAX,
+			    PSKD_NUM_SIZE);
+			break;
+		case 'P': pskd_progress_mode = 1; break;
+		case 'q':
+			opt.quiet = 1;
+			pskd_progress_mode = -1;
+			break;
+		case 'r':
+			opt.r = (uint32_t)pskd_optnum("-r", optarg, 1, 64, 0);
+			break;
+		case 't':
+			opt.t = pskd_optreal("-t", optarg, 0, 1);
+			if (opt.t == 0) {
+				pskd_warnx("-t: must be more than 0");
+				pskd_usage_error(NULL);
+			}
+			break;
+		case 'v': opt.verbose = 1; break;
+		case OPT_DROPPED: opt.dropped = optarg; break;
+		case OPT_VERDICTS: opt.verdicts = optarg; break;
+		case OPT_MAP:
+			opt.parts = (uint32_t)pskd_optnum("--map", optarg, 1,
+			    1024, 0);
+			opt.mode = MODE_MAP;
+			break;
+		case 's':
+			opt.shard = (uint32_t)pskd_optnum("-s", optarg, 0,
+			    999999999, 0);
+			break;
+		case 'o': opt.prefix = optarg; break;
+		case OPT_PAIRS: opt.mode = MODE_PAIRS; break;
+		case OPT_CLUSTER: opt.mode = MODE_CLUSTER; break;
+		case OPT_APPLY:
+			opt.apply = optarg;
+			opt.mode = MODE_APPLY;
+			break;
+		case OPT_HELP: usage(); break;
+		case OPT_VERSION: puts("pskd-lsh " PSKD_VERSION); return 0;
+		default: pskd_usage_error(NULL);
+		}
+	}
+	return run[opt.mode](argc - optind, argv + optind);
 }
