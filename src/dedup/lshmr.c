@@ -162,14 +162,13 @@ pskd_lshmr_pairs(void)
 	struct pskd_reader r;
 	struct pskd_writer w;
 	const unsigned char *line;
-	unsigned char group[13];
+	unsigned char prev[KEYLINE];
 	uint32_t *mem = NULL, s, d;
 	size_t len, n = 0, cap = 0, i;
 	int rc, ok;
 
 	pskd_reader_fdopen(&r, 0, "<stdin>");
 	pskd_writer_init(&w, 1, "<stdout>");
-	memset(group, 0, sizeof(group));
 	while ((rc = pskd_reader_line(&r, &line, &len)) == 1 && !w.error) {
 		ok = len == KEYLINE && line[8] == ' ' && line[13] == ' ' &&
 		    line[24] == ' ';
@@ -178,15 +177,18 @@ pskd_lshmr_pairs(void)
 		if (!ok)
 			pskd_errx(PSKD_EXIT_DATA, "<stdin>:%" PRIu64 ": not a "
 			    "key line of pskd-lsh --map", r.lineno);
-		if (n > 0 && memcmp(group, line, 13) != 0)
+		/*
+		 * Fixed-width fields: byte order is the order of (key, band,
+		 * shard, document).  Each line must come after the one before,
+		 * or equal keys apart would give no pairs and no error.
+		 */
+		if (r.lineno > 1 && memcmp(prev, line, KEYLINE) >= 0)
+			pskd_errx(PSKD_EXIT_DATA, "<stdin>:%" PRIu64 ": key "
+			    "lines not sorted (sort them)", r.lineno);
+		if (n > 0 && memcmp(prev, line, 13) != 0)
 			n = 0;
-		memcpy(group, line, 13);
+		memcpy(prev, line, KEYLINE);
 		for (i = 0; i < n; i++) {
-			if (mem[2 * i] > s || (mem[2 * i] == s &&
-			    mem[2 * i + 1] >= d))
-				pskd_errx(PSKD_EXIT_DATA, "<stdin>:%" PRIu64
-				    ": key lines not sorted (sort them)",
-				    r.lineno);
 			pskd_writer_printf(&w, "%010" PRIu32 " %010" PRIu32
 			    " %010" PRIu32 " %010" PRIu32 "\n", s, d,
 			    mem[2 * i], mem[2 * i + 1]);
