@@ -142,3 +142,17 @@ def read_frames(data):
         frames.append((fid, line, vals))
     assert off == len(data), "trailing bytes"
     return hdr, frames
+
+
+def write_frames(frames, k, version=1, unit=0, n=5, norm=31, shingle_seed=0,
+                 family=1, minhash_seed=1):
+    """A signature stream (pskd-frames(5)) of (id, line, values) frames,
+    values a list of k components or empty; the header as given."""
+    out = bytearray(b"PSKF")
+    out += struct.pack("<HHIIIIQQII", version, 2, unit, n, norm, k,
+                       shingle_seed, minhash_seed, family, 0)
+    for fid, line, vals in frames:
+        assert len(vals) in (0, k)
+        out += struct.pack("<III", len(fid), len(line), len(vals))
+        out += fid + line + struct.pack("<%dI" % len(vals), *vals)
+    return bytes(out)
