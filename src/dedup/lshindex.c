@@ -465,10 +465,52 @@ pskd_lsh_memory(const struct pskd_lsh_index *ix)
 	return m;
 }
 
+uint64_t
+pskd_lsh_input_key(const struct pskd_frame *f)
+{
+	XXH3_state_t st;
+	unsigned char len[12];
+
+	pskd_put_le32(len, (uint32_t)f->idlen);
+	pskd_put_le32(len + 4, (uint32_t)f->linelen);
+	pskd_put_le32(len + 8, f->count);
+	(void)XXH3_64bits_reset(&st);
+	(void)XXH3_64bits_update(&st, len, sizeof(len));
+	(void)XXH3_64bits_update(&st, f->id, f->idlen);
+	(void)XXH3_64bits_update(&st, f->line, f->linelen);
+	(void)XXH3_64bits_update(&st, f->values, 4 * (size_t)f->count);
+	return XXH3_64bits_digest(&st);
+}
+
+const struct pskd_lsh_input *
+pskd_lsh_input_find(const struct pskd_lsh_index *ix, uint64_t key)
+{
+	size_t i;
+
+	for (i = 0; i < ix->ninput; i++)
+		if (ix->input[i].key == key)
+			return &ix->input[i];
+	return NULL;
+}
+
+void
+pskd_lsh_input_add(struct pskd_lsh_index *ix, const struct pskd_lsh_input *in)
+{
+	ix->input = pskd_xreallocarray(ix->input, ix->ninput + 1,
+	    sizeof(*ix->input));
+	ix->input[ix->ninput] = *in;
+	ix->input[ix->ninput++].name = pskd_xstrdup(in->name);
+	ix->uncommitted = 1;
+}
+
 void
 pskd_lsh_close(struct pskd_lsh_index *ix)
 {
 	size_t i;
+
+	for (i = 0; i < ix->ninput; i++)
+		free(ix->input[i].name);
+	free(ix->input);
 
 	lsh_unmap(&ix->sketches);
 	lsh_unmap(&ix->ids);

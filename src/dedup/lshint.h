@@ -207,9 +207,9 @@ void	 lsh_seg_add(struct pskd_lsh_index *ix, uint64_t id, uint32_t first,
 /* 1 read, 0 none yet, -1 error (err). */
 int	 lsh_manifest_read(struct pskd_lsh_index *ix, uint32_t b, uint32_t r,
 	    char *err, size_t errsize);
-int	 lsh_manifest_write(struct pskd_lsh_index *ix,
-	    const struct pskd_lsh_seg *segs, size_t nseg, uint64_t idbytes,
-	    uint64_t nextseg, char *err, size_t errsize);
+/* The manifest of the index as it is now in the directory. */
+int	 lsh_manifest_write(struct pskd_lsh_index *ix, char *err,
+	    size_t errsize);
 
 /* ---- lshsave.c -------------------------------------------------------------- */
 

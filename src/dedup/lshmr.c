@@ -9,6 +9,8 @@
 
 #include "lshindex.h"
 #include "lshmr.h"
+#include "outfile.h"
+#include "stats.h"
 #include "params.h"
 
 #define KEYLINE	35	/* "kkkkkkkk bbbb ssssssssss dddddddddd" */
@@ -23,26 +25,6 @@ name_of(const char *prefix, const char *suffix)
 
 	snprintf(p, n, "%s%s", prefix, suffix);
 	return p;
-}
-
-static void
-out_open(struct pskd_outfile *of, struct pskd_writer *w, char *path)
-{
-	if (pskd_outfile_open(of, path) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", path);
-	pskd_writer_init(w, of->fd, path);
-}
-
-static void
-out_commit(struct pskd_outfile *of, struct pskd_writer *w)
-{
-	if (pskd_writer_flush(w) == -1) {
-		errno = w->error;
-		pskd_err(PSKD_EXIT_DATA, "%s", w->name);
-	}
-	free(w->buf);
-	if (pskd_outfile_commit(of) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", w->name);
 }
 
 static void
@@ -75,11 +57,11 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 	kw = pskd_xcalloc(mr->parts, sizeof(*kw));
 	names = pskd_xcalloc((size_t)mr->parts + 1, sizeof(*names));
 	names[mr->parts] = name_of(mr->prefix, ".docs");
-	out_open(&dof, &dw, names[mr->parts]);
+	pskd_dedup_out_open(&dof, &dw, names[mr->parts]);
 	for (i = 0; i < mr->parts; i++) {
 		snprintf(suffix, sizeof(suffix), ".keys-%03" PRIu32, i);
 		names[i] = name_of(mr->prefix, suffix);
-		out_open(&kof[i], &kw[i], names[i]);
+		pskd_dedup_out_open(&kof[i], &kw[i], names[i]);
 	}
 	for (p = 0; p < (npaths ? npaths : 1); p++) {
 		if (pskd_frame_reader_open(&fr, npaths ? paths[p] : NULL,
@@ -128,9 +110,9 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 	}
 	if (!have)
 		pskd_errx(PSKD_EXIT_DATA, "no input");
-	out_commit(&dof, &dw);
+	pskd_dedup_out_commit(&dof, &dw);
 	for (i = 0; i < mr->parts; i++)
-		out_commit(&kof[i], &kw[i]);
+		pskd_dedup_out_commit(&kof[i], &kw[i]);
 	for (i = 0; i <= mr->parts; i++)
 		free(names[i]);
 	free(names);
@@ -219,6 +201,7 @@ struct shard {
 	struct pskd_buf	 ids;		/* escaped, as they go out */
 	size_t		*idoff;
 	struct pskd_lsh_params p;
+	struct pskd_lsh_stats count;	/* its verdicts */
 };
 
 static int
@@ -352,7 +335,7 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 	struct shard *sh, *es, *best_sh;
 	const unsigned char *line = NULL, *a, *b;
 	uint32_t k = mr->b * mr->r, need, d, ls, ld, e, best, bestdoc, i;
-	uint64_t ndocs = 0, nkept = 0, ndup = 0, nempty = 0;
+	struct pskd_lsh_stats all = { 0 };
 	size_t len = 0;
 	int s, rc, ok, pending = 0;
 
@@ -381,9 +364,9 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 	for (s = 0; s < n; s++) {
 		char *path = name_of(sh[s].prefix, ".verdicts");
 
-		out_open(&of, &w, path);
+		pskd_dedup_out_open(&of, &w, path);
 		for (d = 0; d < sh[s].n; d++) {
-			ndocs++;
+			sh[s].count.docs++;
 			best = 0;
 			bestdoc = 0;
 			best_sh = NULL;
@@ -445,10 +428,10 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 			pskd_writer_write(&w, sh[s].ids.p + sh[s].idoff[d],
 			    sh[s].idoff[d + 1] - sh[s].idoff[d]);
 			if (sh[s].st[d] == 'e') {
-				nempty++;
+				sh[s].count.empty++;
 				pskd_writer_puts(&w, "\tempty\n");
 			} else if (best_sh != NULL && best >= need) {
-				ndup++;
+				sh[s].count.dup++;
 				pskd_writer_puts(&w, "\tnear_duplicate\t");
 				pskd_writer_write(&w, best_sh->ids.p +
 				    best_sh->idoff[bestdoc],
@@ -457,18 +440,25 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 				pskd_writer_printf(&w, "\t%.4f\n",
 				    (double)best / k);
 			} else {
-				nkept++;
+				sh[s].count.kept++;
 				sh[s].kept[d] = 1;
 				pskd_writer_puts(&w, "\tkeep\n");
 			}
 		}
-		out_commit(&of, &w);
+		pskd_dedup_out_commit(&of, &w);
 		free(path);
 	}
 	if (pending || pskd_reader_line(&r, &line, &len) == 1)
 		pskd_errx(PSKD_EXIT_DATA, "<stdin>:%" PRIu64 ": a pair of a "
 		    "document no shard has", r.lineno);
 	pskd_reader_close(&r);
+	/* One line a shard, in the order decided; then the sum of several. */
+	for (s = 0; s < n && !quiet; s++) {
+		pskd_lsh_stats_warn(sh[s].prefix, &sh[s].count, NULL);
+		pskd_lsh_stats_add(&all, &sh[s].count);
+	}
+	if (n > 1 && !quiet)
+		pskd_lsh_stats_warn("in all", &all, NULL);
 	for (s = 0; s < n; s++) {
 		free(sh[s].sk);
 		free(sh[s].st);
@@ -477,8 +467,89 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 		pskd_buf_free(&sh[s].ids);
 	}
 	free(sh);
-	if (!quiet)
-		pskd_warnx("documents %" PRIu64 ", kept %" PRIu64 ", "
-		    "near-duplicates %" PRIu64 ", empty %" PRIu64, ndocs,
-		    nkept, ndup, nempty);
+}
+
+/*
+ * --apply: the verdicts of --cluster, one a frame in order, decide what is
+ * kept.
+ */
+static void
+apply_file(const char *path, struct pskd_reader *vr, struct pskd_buf *idb,
+    struct pskd_frame_relay *relay, struct pskd_writer *dw)
+{
+	struct pskd_frame_reader fr;
+	struct pskd_frame f;
+	const unsigned char *line, *tab;
+	size_t len;
+	int rc;
+
+	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SIGNATURES) == -1)
+		pskd_frame_fail(&fr, path);
+	pskd_frame_relay_attach(relay, &fr);
+	while ((rc = pskd_frame_next(&fr, &f)) == 1 && !relay->w->error) {
+		if ((rc = pskd_reader_line(vr, &line, &len)) != 1)
+			pskd_errx(PSKD_EXIT_DATA, "%s: fewer verdicts than "
+			    "documents", vr->name);
+		idb->len = 0;
+		pskd_tsv_escape(idb, f.id, f.idlen);
+		tab = memchr(line, '\t', len);
+		if (tab == NULL || (size_t)(tab - line) != idb->len ||
+		    memcmp(line, idb->p, idb->len) != 0)
+			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: the verdict is not "
+			    "for this stream's document %llu", vr->name,
+			    (unsigned long long)vr->lineno,
+			    (unsigned long long)fr.nframes);
+		if (len - (size_t)(tab - line) > 15 &&
+		    memcmp(tab, "\tnear_duplicate\t", 16) == 0) {
+			if (dw != NULL) {
+				pskd_writer_write(dw, line, len);
+				pskd_writer_putc(dw, '\t');
+				pskd_writer_write(dw, f.line, f.linelen);
+				pskd_writer_putc(dw, '\n');
+			}
+			continue;
+		}
+		pskd_frame_relay_line(relay, f.line, f.linelen);
+	}
+	if (rc == -1)
+		pskd_frame_fail(&fr, NULL);
+	pskd_frame_reader_close(&fr);
+}
+
+void
+pskd_lshmr_apply(const char *verdicts, char **paths, int n,
+    const char *output, const char *dropped)
+{
+	struct pskd_reader vr;
+	struct pskd_buf idb = { 0 };
+	struct pskd_outfile of, df;
+	struct pskd_writer out, dw;
+	struct pskd_frame_relay relay;
+	const unsigned char *rest;
+	size_t len;
+	int i;
+
+	if (pskd_reader_open(&vr, verdicts) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", verdicts);
+	if (output != NULL)
+		pskd_dedup_out_open(&of, &out, output);
+	else
+		pskd_writer_init(&out, 1, "<stdout>");
+	pskd_frame_relay_init(&relay, &out);
+	if (dropped != NULL)
+		pskd_dedup_out_open(&df, &dw, dropped);
+	for (i = 0; i < (n > 0 ? n : 1) && !out.error; i++)
+		apply_file(n > 0 ? paths[i] : NULL, &vr, &idb, &relay,
+		    dropped != NULL ? &dw : NULL);
+	if (!out.error && pskd_reader_line(&vr, &rest, &len) == 1)
+		pskd_errx(PSKD_EXIT_DATA, "%s: more verdicts than documents",
+		    verdicts);
+	if (output != NULL)
+		pskd_dedup_out_commit(&of, &out);
+	else
+		pskd_writer_finish(&out);
+	if (dropped != NULL)
+		pskd_dedup_out_commit(&df, &dw);
+	pskd_reader_close(&vr);
+	pskd_buf_free(&idb);
 }

@@ -253,48 +253,39 @@ lsh_remove_unlisted(struct pskd_lsh_index *ix)
 }
 
 int
-pskd_lsh_save(struct pskd_lsh_index *ix, char *err, size_t errsize)
+pskd_lsh_spill(struct pskd_lsh_index *ix, char *err, size_t errsize)
 {
 	uint32_t n = ix->ndocs - ix->nbase;
 	uint64_t idbytes = ix->idbytes + ix->newids.len, acc = n;
 	struct pskd_lsh_seg out;
 	size_t m = 0, i;
 
-	if (ix->dir == NULL || !ix->have_params || (n == 0 &&
-	    ix->have_manifest))
+	if (ix->dir == NULL || n == 0)
 		return 0;
 	if (append_docs(ix, err, errsize) == -1)
 		return -1;
 	/*
 	 * Merge the last segments into the new one while they are no more
 	 * than twice its size: about log2 segments to look in, and each
-	 * entry rewritten about log2 times, not once a run.
+	 * entry rewritten about log2 times, not once a run.  The files of
+	 * the merged ones stay until the commit no longer names them.
 	 */
-	while (n > 0 && m < ix->nseg && acc * 2 >= ix->seg[ix->nseg - 1 - m].n)
+	while (m < ix->nseg && acc * 2 >= ix->seg[ix->nseg - 1 - m].n)
 		acc += ix->seg[ix->nseg - 1 - m++].n;
 	memset(&out, 0, sizeof(out));
-	if (acc > 0) {
-		out.id = ix->nextseg;
-		out.first = ix->ndocs - (uint32_t)acc;
-		out.n = (uint32_t)acc;
-		code_init(&out.code, doc_bits(acc));
-		if (write_seg(ix, m, &out, err, errsize) == -1)
-			return -1;
-	}
+	out.id = ix->nextseg;
+	out.first = ix->ndocs - (uint32_t)acc;
+	out.n = (uint32_t)acc;
+	code_init(&out.code, doc_bits(acc));
+	if (write_seg(ix, m, &out, err, errsize) == -1)
+		return -1;
 	for (i = ix->nseg - m; i < ix->nseg; i++)
 		lsh_unmap(&ix->seg[i].m);
 	ix->nseg -= m;
-	if (acc > 0) {
-		ix->seg = pskd_xreallocarray(ix->seg, ix->nseg + 1,
-		    sizeof(*ix->seg));
-		ix->seg[ix->nseg++] = out;
-	}
-	if (lsh_manifest_write(ix, ix->seg, ix->nseg, idbytes, ix->nextseg +
-	    (acc > 0), err, errsize) == -1)
-		return -1;
-	ix->nextseg += acc > 0;
-	ix->have_manifest = 1;
-	lsh_remove_unlisted(ix);
+	ix->seg = pskd_xreallocarray(ix->seg, ix->nseg + 1, sizeof(*ix->seg));
+	ix->seg[ix->nseg++] = out;
+	ix->nextseg++;
+	ix->uncommitted = 1;
 	/* The new state: everything on disk, nothing in memory. */
 	lsh_unmap(&ix->sketches);
 	lsh_unmap(&ix->ids);
@@ -309,3 +300,19 @@ pskd_lsh_save(struct pskd_lsh_index *ix, char *err, size_t errsize)
 	return lsh_map_base(ix, err, errsize);
 }
 
+int
+pskd_lsh_commit(struct pskd_lsh_index *ix, char *err, size_t errsize)
+{
+	if (ix->dir == NULL || !ix->have_params)
+		return 0;
+	if (pskd_lsh_spill(ix, err, errsize) == -1)
+		return -1;
+	if (ix->have_manifest && !ix->uncommitted)
+		return 0;
+	if (lsh_manifest_write(ix, err, errsize) == -1)
+		return -1;
+	ix->have_manifest = 1;
+	ix->uncommitted = 0;
+	lsh_remove_unlisted(ix);
+	return 0;
+}
