@@ -147,43 +147,52 @@ best_match(uint32_t k, uint32_t *doc, uint32_t *eq)
 	return best >= need;
 }
 
+/* The fields of a verdict: id, what, and for a match its id and estimate. */
+static void
+verdict_fields(struct pskd_writer *w, const struct pskd_frame *f,
+    const char *what, const unsigned char *mid, size_t mlen, const char *est)
+{
+	pskd_tsv_field(w, f->id, f->idlen);
+	pskd_writer_putc(w, '\t');
+	pskd_writer_puts(w, what);
+	if (mid != NULL) {
+		pskd_writer_putc(w, '\t');
+		pskd_tsv_field(w, mid, mlen);
+		pskd_writer_putc(w, '\t');
+		pskd_writer_puts(w, est);
+	}
+}
+
+/*
+ * A document's verdict to --verdicts, and if it is dropped to --dropped
+ * with its line; a kept one's line to the output.
+ */
 static void
 verdict(const struct pskd_frame *f, const char *what, uint32_t match,
     uint32_t eq, uint32_t k)
 {
-	const unsigned char *mid;
-	size_t mlen;
+	const unsigned char *mid = NULL;
+	size_t mlen = 0;
 	char est[32];
-	int dup = match != UINT32_MAX;
 
-	if (dup) {
+	if (match != UINT32_MAX) {
 		mid = pskd_lsh_id(&ix, match, &mlen);
 		snprintf(est, sizeof(est), "%.4f", (double)eq / k);
 	}
 	if (opt.verdicts) {
-		pskd_tsv_field(&vw, f->id, f->idlen);
-		pskd_writer_putc(&vw, '\t');
-		pskd_writer_puts(&vw, what);
-		if (dup) {
-			pskd_writer_putc(&vw, '\t');
-			pskd_tsv_field(&vw, mid, mlen);
-			pskd_writer_putc(&vw, '\t');
-			pskd_writer_puts(&vw, est);
-		}
+		verdict_fields(&vw, f, what, mid, mlen, est);
 		pskd_writer_putc(&vw, '\n');
 	}
-	if (dup && opt.dropped) {
-		pskd_tsv_field(&dw, f->id, f->idlen);
-		pskd_writer_puts(&dw, "\tnear_duplicate\t");
-		pskd_tsv_field(&dw, mid, mlen);
-		pskd_writer_putc(&dw, '\t');
-		pskd_writer_puts(&dw, est);
+	if (mid == NULL && !f->rejected) {
+		pskd_frame_relay_line(&relay, f->line, f->linelen);
+		return;
+	}
+	if (opt.dropped) {
+		verdict_fields(&dw, f, what, mid, mlen, est);
 		pskd_writer_putc(&dw, '\t');
 		pskd_writer_write(&dw, f->line, f->linelen);
 		pskd_writer_putc(&dw, '\n');
 	}
-	if (!dup)
-		pskd_frame_relay_line(&relay, f->line, f->linelen);
 }
 
 /* Running an input again: this frame must be as it was. */
@@ -221,6 +230,11 @@ one_document(const struct pskd_frame_reader *fr, const struct pskd_frame *f)
 	in.n.docs++;
 	if (in.again != NULL && fr->nframes > in.again->frames)
 		not_again(fr);
+	if (f->rejected) {
+		in.n.rejected++;
+		verdict(f, "rejected", UINT32_MAX, 0, k);
+		return;
+	}
 	if (f->count == 0) {
 		in.n.empty++;
 		verdict(f, "empty", UINT32_MAX, 0, k);

@@ -79,6 +79,12 @@ sign_file(const char *path)
 	pskd_frame_relay_attach(&relay, &fr);
 	/* pskd_minhash_sign() checks the order of the values it reads. */
 	while ((rc = pskd_frame_next_unordered(&fr, &f)) == 1) {
+		if (f.rejected && !first.rejects)
+			pskd_errx(PSKD_EXIT_DATA, "%s: frame %llu: a rejected "
+			    "document, but the output began as a stream "
+			    "without them (put a stream made with --rejects "
+			    "first)", fr.r.name,
+			    (unsigned long long)fr.nframes);
 		if (pskd_minhash_sign(&mh, f.values, f.count, sig) == -1) {
 			rc = pskd_frame_disorder(&fr);
 			break;

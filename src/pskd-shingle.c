@@ -11,12 +11,14 @@
 
 #include "pskd.h"
 #include "dedup/frame.h"
+#include "dedup/outfile.h"
 #include "dedup/shingle.h"
 
 static const char usage_text[] =
-    "pskd-shingle [-ls] [-c N | -w N] [-f field] [-n steps] [file ...]";
+    "pskd-shingle [-ls] [-c N | -w N] [-f fields] [-n steps] [--id field]\n"
+    "                    [--rejects file] [file ...]";
 
-enum { OPT_HELP = 256, OPT_VERSION };
+enum { OPT_ID = 256, OPT_REJECTS, OPT_HELP, OPT_VERSION };
 
 static struct {
 	uint32_t	 unit;		/* -c or -w */
@@ -25,20 +27,25 @@ static struct {
 	int		 plain;		/* -l */
 	unsigned	 norm;		/* -n */
 	int		 skip;		/* -s */
+	const char	*id;		/* --id */
+	const char	*rejects;	/* --rejects */
 } opt = {
 	.unit = PSKD_UNIT_WORDS,
 	.n = 5,
 	.field = "text",
 	.norm = PSKD_NORM_ALL,
+	.id = "id",
 };
 
-static struct pskd_writer out;
+static struct pskd_writer out, rw;
+static struct pskd_outfile rf;		/* --rejects */
 static struct pskd_frame_relay relay;	/* lines go out from the reader's buffer */
 static struct pskd_shingler sh;
+static struct pskd_doc doc;
 static struct pskd_buf idbuf;
 static const unsigned char *textp;
 static size_t textlen;
-static uint64_t nskipped;
+static uint64_t ndocs, nbad;		/* documents shingled, and bad ones */
 static char firstbad[512];
 
 static void
@@ -46,12 +53,16 @@ usage(void)
 {
 	printf("usage: %s\n", usage_text);
 	printf("  -c, --char-ngrams N    character n-grams of N code points\n"
-	    "  -f, --field NAME       the text field (default text)\n"
+	    "  -f, --field NAME,...   the text members, a.b nested, several "
+	    "joined\n"
+	    "                         by a blank line (default text)\n"
 	    "  -l, --lines            plain text, one document a line\n"
 	    "  -n, --normalize STEPS  case,punct,digits,space,marks, all or "
 	    "none\n"
 	    "  -s, --skip-bad         skip bad lines, count them, exit 1\n"
 	    "  -w, --shingle-width N  word n-grams of N words (default 5)\n"
+	    "      --id NAME          the id member (default id)\n"
+	    "      --rejects FILE     bad documents to FILE as TSV, and on\n"
 	    "      --help             this text\n"
 	    "      --version          the version\n");
 	exit(0);
@@ -86,76 +97,78 @@ parse_steps(const char *s)
 	}
 }
 
-static int
-bad_line(const char *name, uint64_t lineno, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Report a bad line: an error, or with -s a count. */
-static int
-bad_line(const char *name, uint64_t lineno, const char *fmt, ...)
+/* A document's name for frames: its id, else SOURCE:LINE. */
+static void
+name_line(const char *name, uint64_t lineno)
 {
-	char msg[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (!opt.skip)
-		pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", name,
-		    (unsigned long long)lineno, msg);
-	if (nskipped++ == 0)
-		snprintf(firstbad, sizeof(firstbad), "%s:%llu: %s", name,
-		    (unsigned long long)lineno, msg);
-	return -1;
-}
-
-/*
- * The text (textp, textlen) and id (idbuf) of one line; -1 for a bad line.
- * The JSON fields' buffers are kept from line to line.
- */
-static int
-document(const char *name, uint64_t lineno, const unsigned char *line,
-    size_t len)
-{
-	static struct pskd_json_field f[2];
-	char err[200];
-	size_t off;
-
-	idbuf.len = 0;
-	if (opt.plain) {
-		off = pskd_utf8_check(line, len);
-		if (off != len)
-			return bad_line(name, lineno, "invalid UTF-8 at byte "
-			    "%zu", off);
-		textp = line;
-		textlen = len;
-		goto noid;
-	}
-	f[0].name = opt.field;
-	f[1].name = "id";
-	if (pskd_json_fields(line, len, f, 2, err, sizeof(err), &off) == -1)
-		return bad_line(name, lineno, "%s at byte %zu", err, off);
-	if (f[0].kind != PSKD_JSON_STRING)
-		return bad_line(name, lineno, f[0].kind == PSKD_JSON_MISSING ?
-		    "no \"%s\" field" : "\"%s\" is not a string", opt.field);
-	textp = f[0].value.p;
-	textlen = f[0].value.len;
-	if (f[1].kind == PSKD_JSON_STRING)
-		pskd_buf_add(&idbuf, f[1].value.p, f[1].value.len);
-	else if (f[1].kind == PSKD_JSON_NUMBER)
-		pskd_buf_add(&idbuf, f[1].raw, f[1].rawlen);
-	if (f[1].kind == PSKD_JSON_STRING || f[1].kind == PSKD_JSON_NUMBER) {
-		if (idbuf.len > PSKD_FRAME_MAX_ID)
-			return bad_line(name, lineno, "id longer than %u bytes",
-			    PSKD_FRAME_MAX_ID);
-		return 0;
-	}
-noid:
 	pskd_buf_reserve(&idbuf, strlen(name) + 24);
 	idbuf.len = (size_t)snprintf((char *)idbuf.p, idbuf.cap, "%s:%llu",
 	    name, (unsigned long long)lineno);
 	if (idbuf.len > PSKD_FRAME_MAX_ID)
 		idbuf.len = PSKD_FRAME_MAX_ID;
+}
+
+/*
+ * A bad document: with --rejects, a TSV line (source, line, reason) and a
+ * rejected frame for pskd-lsh's verdicts; with -s a count; else the end.
+ */
+static void
+bad_line(const char *name, uint64_t lineno, const unsigned char *line,
+    size_t len, const char *why)
+{
+	if (opt.rejects == NULL && !opt.skip)
+		pskd_fail_at(name, lineno, "%s", why);
+	if (nbad++ == 0)
+		snprintf(firstbad, sizeof(firstbad), "%s:%llu: %s", name,
+		    (unsigned long long)lineno, why);
+	if (opt.rejects == NULL)
+		return;
+	pskd_tsv_field(&rw, (const unsigned char *)name, strlen(name));
+	pskd_writer_printf(&rw, "\t%llu\t", (unsigned long long)lineno);
+	pskd_tsv_field(&rw, (const unsigned char *)why, strlen(why));
+	pskd_writer_putc(&rw, '\n');
+	name_line(name, lineno);
+	pskd_frame_relay_rejected(&relay, idbuf.p, idbuf.len, line, len);
+}
+
+/*
+ * The text (textp, textlen) and id (idbuf) of one line; -1 for a bad line,
+ * with why.
+ */
+static int
+document(const char *name, uint64_t lineno, const unsigned char *line,
+    size_t len, char *why, size_t whysize)
+{
+	size_t off;
+
+	if (opt.plain) {
+		off = pskd_utf8_check(line, len);
+		if (off != len) {
+			snprintf(why, whysize, "invalid UTF-8 at byte %zu", off);
+			return -1;
+		}
+		textp = line;
+		textlen = len;
+		name_line(name, lineno);
+		return 0;
+	}
+	if (pskd_doc_parse(&doc, line, len) == -1) {
+		snprintf(why, whysize, "%s", doc.err);
+		return -1;
+	}
+	textp = doc.text;
+	textlen = doc.textlen;
+	if (doc.id == NULL) {
+		name_line(name, lineno);
+		return 0;
+	}
+	if (doc.idlen > PSKD_FRAME_MAX_ID) {
+		snprintf(why, whysize, "id longer than %u bytes",
+		    PSKD_FRAME_MAX_ID);
+		return -1;
+	}
+	idbuf.len = 0;
+	pskd_buf_add(&idbuf, doc.id, doc.idlen);
 	return 0;
 }
 
@@ -166,14 +179,19 @@ shingle_file(const char *path)
 	const unsigned char *line;
 	unsigned char *d;
 	size_t len, nh;
+	char why[400];
 	int rc;
 
 	if (pskd_reader_open(&r, path) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
 	pskd_frame_relay_watch(&relay, &r);
 	while ((rc = pskd_reader_line(&r, &line, &len)) == 1) {
-		if (document(r.name, r.lineno, line, len) == -1)
+		if (document(r.name, r.lineno, line, len, why,
+		    sizeof(why)) == -1) {
+			bad_line(r.name, r.lineno, line, len, why);
 			continue;
+		}
+		ndocs++;
 		nh = pskd_shingler_hash(&sh, textp, textlen);
 		if (nh > UINT32_MAX)
 			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: too many shingles",
@@ -200,11 +218,14 @@ main(int argc, char **argv)
 		{ "normalize",		required_argument,	NULL, 'n' },
 		{ "skip-bad",		no_argument,		NULL, 's' },
 		{ "shingle-width",	required_argument,	NULL, 'w' },
+		{ "id",			required_argument,	NULL, OPT_ID },
+		{ "rejects",		required_argument,	NULL, OPT_REJECTS },
 		{ "help",		no_argument,		NULL, OPT_HELP },
 		{ "version",		no_argument,		NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct pskd_frame_params fp;
+	struct pskd_error e;
 	int c, cset = 0, wset = 0, i;
 
 	pskd_init(argv, usage_text);
@@ -225,6 +246,8 @@ main(int argc, char **argv)
 			opt.n = (uint32_t)pskd_optnum("-w", optarg, 1, 1024, 0);
 			wset = 1;
 			break;
+		case OPT_ID: opt.id = optarg; break;
+		case OPT_REJECTS: opt.rejects = optarg; break;
 		case OPT_HELP: usage(); break;
 		case OPT_VERSION: puts("pskd-shingle " PSKD_VERSION); return 0;
 		default: pskd_usage_error(NULL);
@@ -232,6 +255,10 @@ main(int argc, char **argv)
 	}
 	if (cset && wset) {
 		pskd_warnx("-c and -w exclude each other");
+		pskd_usage_error(NULL);
+	}
+	if (pskd_doc_init(&doc, opt.field, opt.id, &e) == -1) {
+		pskd_warnx("-f: %s", e.msg);
 		pskd_usage_error(NULL);
 	}
 	argc -= optind;
@@ -248,17 +275,21 @@ main(int argc, char **argv)
 	fp.n = opt.n;
 	fp.norm = opt.norm;
 	fp.shingle_seed = PSKD_SHINGLE_SEED;
+	fp.rejects = opt.rejects != NULL;
 	pskd_frame_write_header(&out, &fp);
-	if (argc == 0)
-		shingle_file(NULL);
-	for (i = 0; i < argc && !out.error; i++)
-		shingle_file(argv[i]);
+	if (opt.rejects != NULL)
+		pskd_dedup_out_open(&rf, &rw, opt.rejects);
+	for (i = 0; i < (argc > 0 ? argc : 1) && !out.error; i++)
+		shingle_file(argc > 0 ? argv[i] : NULL);
 	pskd_writer_finish(&out);
-	if (nskipped > 0) {
-		pskd_warnx("skipped %llu bad line%s (first: %s)",
-		    (unsigned long long)nskipped, nskipped == 1 ? "" : "s",
-		    firstbad);
-		return PSKD_EXIT_DATA;
-	}
-	return 0;
+	if (opt.rejects != NULL)
+		pskd_dedup_out_commit(&rf, &rw);
+	pskd_doc_free(&doc);
+	if (nbad == 0)
+		return 0;
+	pskd_warnx("%s %llu bad line%s (first: %s)", opt.rejects ?
+	    "rejected" : "skipped", (unsigned long long)nbad, nbad == 1 ? "" :
+	    "s", firstbad);
+	/* --rejects: a success if any document went through. */
+	return opt.rejects != NULL && ndocs > 0 ? 0 : PSKD_EXIT_DATA;
 }

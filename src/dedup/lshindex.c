@@ -471,7 +471,8 @@ pskd_lsh_input_key(const struct pskd_frame *f)
 	XXH3_state_t st;
 	unsigned char len[12];
 
-	pskd_put_le32(len, (uint32_t)f->idlen);
+	pskd_put_le32(len, (uint32_t)f->idlen | (f->rejected ?
+	    PSKD_FRAME_REJECTED : 0));
 	pskd_put_le32(len + 4, (uint32_t)f->linelen);
 	pskd_put_le32(len + 8, f->count);
 	(void)XXH3_64bits_reset(&st);

@@ -178,7 +178,11 @@ int	pskd_lsh_spill(struct pskd_lsh_index *ix, char *err, size_t errsize);
  */
 int	pskd_lsh_commit(struct pskd_lsh_index *ix, char *err, size_t errsize);
 
-/* The key of an input stream: XXH3-64 of its first frame's id, line, values. */
+/*
+ * The key of an input stream: XXH3-64 of its first frame as it is in the
+ * stream (the three lengths, the rejected flag in the first, id, line and
+ * values).
+ */
 uint64_t pskd_lsh_input_key(const struct pskd_frame *f);
 /* The input of an earlier run whose first frame had this key, or NULL. */
 const struct pskd_lsh_input *pskd_lsh_input_find(

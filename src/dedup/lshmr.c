@@ -82,8 +82,9 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 			pskd_errx(PSKD_EXIT_DATA, "%s: %s differs from the "
 			    "first input's", fr.r.name, what);
 		while ((rc = pskd_frame_next(&fr, &f)) == 1) {
+			/* s: a signature, e: empty, r: rejected. */
 			pskd_writer_printf(&dw, "%" PRIu32 "\t%c\t", doc,
-			    f.count ? 's' : 'e');
+			    f.rejected ? 'r' : f.count ? 's' : 'e');
 			if (f.count) {
 				pskd_frame_values_u32(&f, sig);
 				for (j = 0; j < first.k; j++) {
@@ -264,7 +265,8 @@ load_docs(struct shard *sh, uint32_t k)
 		tab = memchr(line, '\t', len);
 		if (tab == NULL || (size_t)(tab - line) + 3 > len ||
 		    strtoul((const char *)line, NULL, 10) != sh->n ||
-		    (tab[1] != 's' && tab[1] != 'e') || tab[2] != '\t')
+		    (tab[1] != 's' && tab[1] != 'e' && tab[1] != 'r') ||
+		    tab[2] != '\t')
 			goto bad;
 		sh->st[sh->n] = tab[1];
 		tab += 3;
@@ -430,6 +432,9 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 			if (sh[s].st[d] == 'e') {
 				sh[s].count.empty++;
 				pskd_writer_puts(&w, "\tempty\n");
+			} else if (sh[s].st[d] == 'r') {
+				sh[s].count.rejected++;
+				pskd_writer_puts(&w, "\trejected\n");
 			} else if (best_sh != NULL && best >= need) {
 				sh[s].count.dup++;
 				pskd_writer_puts(&w, "\tnear_duplicate\t");
@@ -499,8 +504,10 @@ apply_file(const char *path, struct pskd_reader *vr, struct pskd_buf *idb,
 			    "for this stream's document %llu", vr->name,
 			    (unsigned long long)vr->lineno,
 			    (unsigned long long)fr.nframes);
-		if (len - (size_t)(tab - line) > 15 &&
-		    memcmp(tab, "\tnear_duplicate\t", 16) == 0) {
+		if ((len - (size_t)(tab - line) > 15 &&
+		    memcmp(tab, "\tnear_duplicate\t", 16) == 0) ||
+		    (len - (size_t)(tab - line) == 9 &&
+		    memcmp(tab, "\trejected", 9) == 0)) {
 			if (dw != NULL) {
 				pskd_writer_write(dw, line, len);
 				pskd_writer_putc(dw, '\t');
