@@ -1,0 +1,225 @@
+/*
+ * input.c - the token stream pskd-export reads (.psk.d, idx[V], one token
+ * a sample): its header, whole tokens a chunk at a time, and the scan that
+ * finds the end-of-text ids and any id out of bound in one pass.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pskd.h"
+#include "export/export.h"
+
+static _Noreturn void
+fail(const struct xin *in, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static _Noreturn void
+fail(const struct xin *in, const char *fmt, ...)
+{
+	char msg[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pskd_errx(PSKD_EXIT_DATA, "%s: %s", in->name, msg);
+}
+
+void
+xin_open(struct xin *in, const char *path)
+{
+	const struct pskd_leaf *l;
+	struct pskd_error e;
+	struct stat st;
+	off_t off;
+
+	memset(in, 0, sizeof(*in));
+	if (pskd_reader_open(&in->r, path) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	in->name = in->r.name;
+	if (fstat(in->r.fd, &st) == 0 && S_ISREG(st.st_mode))
+		in->regular = 1;
+	if (pskd_header_read(&in->h, &in->r, &e) == -1) {
+		if (e.code == 0)
+			fail(in, "%s", e.msg);
+		fail(in, "%s (pskd-export reads the token stream of pskd-tok)",
+		    e.msg);
+	}
+	l = in->h.type.leaves;
+	if (in->h.type.params || in->h.type.nleaves != 1 || l->real ||
+	    l->ndim != 0)
+		fail(in, "E%d: not a token stream: type %s is not idx[V] (pipe "
+		    "pskd-tok into it)", PSKD_E_MISMATCH, in->h.type.text);
+	in->bound = l->bound;
+	in->w = l->width;
+	in->count = in->h.count;
+	/* A file keeps the streaming count only when its writer died. */
+	if (in->regular && in->count == PSKD_COUNT_STREAM)
+		fail(in, "E%d: unfinished stream: the count was never written "
+		    "(a writer did not finish)", PSKD_E_TRUNC);
+	if (in->regular && (off = lseek(in->r.fd, 0, SEEK_CUR)) != -1)
+		in->start = (int64_t)(off - (off_t)(in->r.end - in->r.pos));
+	else
+		in->regular = 0;
+}
+
+size_t
+xin_next(struct xin *in, const unsigned char **p)
+{
+	size_t want = PSKD_BUFSIZE / in->w * in->w, n;
+	ssize_t got;
+
+	got = pskd_reader_peek(&in->r, want, p);
+	if (got < 0)
+		pskd_err(PSKD_EXIT_DATA, "%s", in->name);
+	n = (size_t)got / in->w;
+	if (n > want / in->w)
+		n = want / in->w;
+	if (in->count != PSKD_COUNT_STREAM && in->seen == in->count &&
+	    got > 0)
+		fail(in, "E%d: data after the last of %llu tokens",
+		    PSKD_E_MAGIC, (unsigned long long)in->count);
+	if (in->count != PSKD_COUNT_STREAM && n > in->count - in->seen)
+		n = (size_t)(in->count - in->seen);
+	if (n > 0)
+		return n;
+	if (got > 0)
+		fail(in, "E%d: truncated: %zd bytes after the last whole "
+		    "token", PSKD_E_TRUNC, got);
+	if (in->count != PSKD_COUNT_STREAM && in->seen < in->count)
+		fail(in, "E%d: truncated at token %llu (%llu declared)",
+		    PSKD_E_TRUNC, (unsigned long long)in->seen,
+		    (unsigned long long)in->count);
+	return 0;
+}
+
+void
+xin_skip(struct xin *in, size_t ntok)
+{
+	pskd_reader_skip(&in->r, ntok * in->w);
+	in->seen += ntok;
+}
+
+void
+xin_rewind(struct xin *in)
+{
+	if (lseek(in->r.fd, (off_t)in->start, SEEK_SET) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", in->name);
+	in->r.pos = in->r.end = 0;
+	in->r.eof = 0;
+	in->seen = 0;
+}
+
+void
+xin_close(struct xin *in)
+{
+	pskd_header_free(&in->h);
+	pskd_reader_close(&in->r);
+}
+
+uint64_t
+xin_token(const unsigned char *p, size_t i, unsigned w)
+{
+	switch (w) {
+	case 1: return p[i];
+	case 2: return pskd_get_le16(p + 2 * i);
+	case 4: return pskd_get_le32(p + 4 * i);
+	default: return pskd_get_le64(p + 8 * i);
+	}
+}
+
+/* ---- the scan ------------------------------------------------------------ */
+
+static int portable;
+
+void
+xscan_portable(int on)
+{
+	portable = on;
+}
+
+/* One token at a time: the reference the block scans must agree with. */
+static size_t
+scan_one(const unsigned char *p, size_t from, size_t n, unsigned w,
+    uint64_t eot, uint64_t limit, uint32_t *pos, size_t k, size_t *bad)
+{
+	size_t i;
+	uint64_t v;
+
+	for (i = from; i < n; i++) {
+		v = xin_token(p, i, w);
+		if (v >= limit) {
+			*bad = i;
+			return k;
+		}
+		if (v == eot)
+			pos[k++] = (uint32_t)i;
+	}
+	*bad = n;
+	return k;
+}
+
+/*
+ * Blocks of 64 tokens, copied into an array of their own width so that the
+ * compiler's vectoriser sees plain loads: the largest id and whether the
+ * end-of-text id is there; only a block that has one is walked.
+ */
+#define BLOCK 64
+#define SCAN_WIDTH(NAME, T, GET)					\
+static size_t								\
+NAME(const unsigned char *p, size_t n, T eot, uint64_t limit,		\
+    uint32_t *pos, size_t *bad)						\
+{									\
+	T v[BLOCK], mx;							\
+	size_t i, j, k = 0;						\
+	unsigned hit;							\
+									\
+	for (i = 0; i + BLOCK <= n; i += BLOCK) {			\
+		for (j = 0; j < BLOCK; j++)				\
+			v[j] = GET(p + (i + j) * sizeof(T));		\
+		mx = 0;							\
+		hit = 0;						\
+		for (j = 0; j < BLOCK; j++) {				\
+			mx = v[j] > mx ? v[j] : mx;			\
+			hit |= v[j] == eot;				\
+		}							\
+		if (mx >= limit)					\
+			return scan_one(p, i, n, sizeof(T), eot, limit,	\
+			    pos, k, bad);				\
+		if (hit)						\
+			for (j = 0; j < BLOCK; j++) {			\
+				pos[k] = (uint32_t)(i + j);		\
+				k += v[j] == eot;			\
+			}						\
+	}								\
+	return scan_one(p, i, n, sizeof(T), eot, limit, pos, k, bad);	\
+}
+
+static inline uint8_t
+get8(const unsigned char *p)
+{
+	return *p;
+}
+
+SCAN_WIDTH(scan8, uint8_t, get8)
+SCAN_WIDTH(scan16, uint16_t, pskd_get_le16)
+SCAN_WIDTH(scan32, uint32_t, pskd_get_le32)
+
+size_t
+xscan(const unsigned char *p, size_t n, unsigned w, uint64_t eot,
+    uint64_t limit, uint32_t *pos, size_t *bad)
+{
+	/* An eot that cannot occur in this width is never found. */
+	if (portable || w == 8 || (w < 8 && eot >> (8 * w) != 0))
+		return scan_one(p, 0, n, w, eot, limit, pos, 0, bad);
+	switch (w) {
+	case 1: return scan8(p, n, (uint8_t)eot, limit, pos, bad);
+	case 2: return scan16(p, n, (uint16_t)eot, limit, pos, bad);
+	default: return scan32(p, n, (uint32_t)eot, limit, pos, bad);
+	}
+}
