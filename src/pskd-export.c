@@ -259,10 +259,13 @@ main(int argc, char **argv)
 		    "does not fit %s", in.name, PSKD_E_VALUE,
 		    (unsigned long long)x.eot, xdtype_name(x.dtype));
 	set_split(&x);
+	/* nanoGPT's prefix is a folder; the others name files in one. */
+	xport_mkdirs(&x, x.ops == &xf_nanogpt);
 	x.ops->begin(&x);
 	xport_run(&x);
 	xport_report(&x);
 	x.ops->commit(&x);
+	xport_done(&x);
 	xsplit_free(&x.split);
 	xin_close(&in);
 	return 0;

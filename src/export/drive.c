@@ -48,6 +48,68 @@ xport_path(const struct xport *x, const char *suffix)
 	return p;
 }
 
+/* What a run that ends before its commit must undo (see xport_mkdirs). */
+static struct xport *running;
+static char **made;
+static size_t nmade;
+
+static void
+undo(void)
+{
+	size_t i;
+
+	if (running == NULL)
+		return;
+	/* The temporaries first (pskd_outfile removes them too, later). */
+	for (i = 0; i < running->nfiles; i++)
+		if (!running->files[i]->check &&
+		    running->files[i]->of.tmp != NULL)
+			pskd_outfile_abort(&running->files[i]->of);
+	while (nmade > 0)
+		(void)rmdir(made[--nmade]);
+}
+
+void
+xport_done(struct xport *x)
+{
+	(void)x;
+	running = NULL;
+}
+
+void
+xport_mkdirs(struct xport *x, int last)
+{
+	char *p = pskd_xstrdup(x->prefix), *s, c;
+	size_t n = strlen(p);
+
+	if (!last) {		/* only the folders before the last '/' */
+		while (n > 0 && p[n - 1] != '/')
+			n--;
+		p[n] = '\0';
+	}
+	for (s = p; *p != '\0' && !x->check; s++) {
+		if (s == p || (*s != '/' && *s != '\0'))
+			continue;
+		c = *s;
+		*s = '\0';
+		if (mkdir(p, 0777) == 0) {
+			/* Made for this run: removed if it fails. */
+			if (running == NULL) {
+				running = x;
+				atexit(undo);
+			}
+			made = pskd_xreallocarray(made, nmade + 1,
+			    sizeof(*made));
+			made[nmade++] = pskd_xstrdup(p);
+		} else if (errno != EEXIST)
+			pskd_err(PSKD_EXIT_DATA, "%s", p);
+		*s = c;
+		if (c == '\0')
+			break;
+	}
+	free(p);
+}
+
 struct xfile *
 xport_file(struct xport *x, const char *path, int late)
 {

@@ -237,6 +237,13 @@ struct xfile *xport_file(struct xport *x, const char *path, int late);
  * commit never pairs new files with old ones.
  */
 void	xport_unlink_old(const struct xport *x, const char *path);
+/*
+ * Make the folders of the prefix (last: the prefix too), as mkdir -p.  A
+ * run that exits before xport_done removes them again (with its
+ * temporaries): no trace of a failed export.
+ */
+void	xport_mkdirs(struct xport *x, int last);
+void	xport_done(struct xport *x);
 /* "PREFIX" + suffix, allocated. */
 char	*xport_path(const struct xport *x, const char *suffix);
 /* The dtype's name and the largest id it holds plus one. */

@@ -44,12 +44,8 @@ xin_open(struct xin *in, const char *path)
 	in->name = in->r.name;
 	if (fstat(in->r.fd, &st) == 0 && S_ISREG(st.st_mode))
 		in->regular = 1;
-	if (pskd_header_read(&in->h, &in->r, &e) == -1) {
-		if (e.code == 0)
-			fail(in, "%s", e.msg);
-		fail(in, "%s (pskd-export reads the token stream of pskd-tok)",
-		    e.msg);
-	}
+	if (pskd_header_read(&in->h, &in->r, &e) == -1)
+		fail(in, "%s", e.msg);
 	l = in->h.type.leaves;
 	if (in->h.type.params || in->h.type.nleaves != 1 || l->real ||
 	    l->ndim != 0)

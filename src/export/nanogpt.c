@@ -6,9 +6,6 @@
  * id to each document (openwebtext: ids.append(enc.eot_token)), which is
  * where pskd-tok puts it: the documents are copied as they are.
  */
-#include <sys/stat.h>
-
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,8 +55,6 @@ begin(struct xport *x)
 	struct nano *s = pskd_xcalloc(1, sizeof(*s));
 	char *path;
 
-	if (!x->check && mkdir(x->prefix, 0777) == -1 && errno != EEXIST)
-		pskd_err(PSKD_EXIT_DATA, "%s", x->prefix);
 	path = in_dir(x, "train.bin");
 	s->f[XS_TRAIN] = xport_file(x, path, 0);
 	free(path);
