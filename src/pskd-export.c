@@ -112,7 +112,7 @@ count_documents(struct xport *x)
 	uint64_t docs = 0, last = x->eot;
 	size_t n, bad;
 
-	pos = pskd_xreallocarray(NULL, PSKD_BUFSIZE / in->w + 1, sizeof(*pos));
+	pos = pskd_xreallocarray(NULL, XCHUNK / in->w + 1, sizeof(*pos));
 	while ((n = xin_next(in, &p)) > 0) {
 		docs += xscan(p, n, in->w, x->eot, UINT64_MAX, pos, &bad);
 		last = xin_token(p, n - 1, in->w);

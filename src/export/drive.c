@@ -196,6 +196,10 @@ xport_emit(struct xport *x, struct xfile *f, const unsigned char *p, size_t n)
 	size_t k;
 
 	f->tokens += n;
+	if (w == ow) {		/* the stream's own bytes */
+		xfile_copy(f, x->in->r.fd, xin_offset(x->in, p), p, n * w);
+		return;
+	}
 	while (n > 0) {
 		/* Fill the buffer to the brim: writes of whole buffers. */
 		k = (XBUF - f->len) / ow;
@@ -264,7 +268,7 @@ xport_run(struct xport *x)
 	limit = xdtype_limit(x->dtype);
 	if (in->bound < limit)
 		limit = in->bound;
-	pos = pskd_xreallocarray(NULL, PSKD_BUFSIZE / in->w + 1, sizeof(*pos));
+	pos = pskd_xreallocarray(NULL, XCHUNK / in->w + 1, sizeof(*pos));
 	while ((n = xin_next(in, &p)) > 0) {
 		k = xscan(p, n, in->w, x->eot, limit, pos, &bad);
 		if (bad < n)

@@ -34,7 +34,13 @@ struct xin {
 	uint64_t	 seen;		/* tokens consumed */
 	int		 regular;	/* a regular file: may be read twice */
 	int64_t		 start;		/* its offset at the first token */
+	const unsigned char *chunk;	/* what xin_next returned last */
 };
+
+/* Bytes of tokens a chunk: read, scanned and hashed while in the cache. */
+#ifndef XCHUNK
+#define XCHUNK	(256u << 10)
+#endif
 
 /*
  * Open path (NULL or "-": stdin) and read the header: a token stream,
@@ -49,6 +55,8 @@ void	xin_open(struct xin *in, const char *path);
  */
 size_t	xin_next(struct xin *in, const unsigned char **p);
 void	xin_skip(struct xin *in, size_t ntok);
+/* The file offset of p, within the last chunk; -1 when not a file. */
+int64_t	xin_offset(const struct xin *in, const unsigned char *p);
 /* Back to the first token (a regular file only). */
 void	xin_rewind(struct xin *in);
 void	xin_close(struct xin *in);
@@ -131,6 +139,10 @@ struct xfile {
 	unsigned char	 defer[16];	/* what belongs there */
 	char		 hex[65];
 	uint64_t	 tokens;	/* for the report */
+	int		 cp_fd;		/* a range to copy from, not yet copied */
+	uint64_t	 cp_off;
+	uint64_t	 cp_len;
+	uint64_t	 cp_done;	/* of it, copied already */
 };
 
 /* late: the file will be patched; hash it once at the end. */
@@ -143,6 +155,13 @@ xfile_wrote(struct xfile *f, size_t n)
 	f->len += n;
 }
 void	xfile_write(struct xfile *f, const void *p, size_t n);
+/*
+ * The n bytes at p, which are also the bytes at offset off of the file
+ * open at fd: copied file to file by the kernel (copy_file_range(2)) when
+ * it can, as cat(1) copies, else written.  Hashed either way.
+ */
+void	xfile_copy(struct xfile *f, int fd, int64_t off, const unsigned char *p,
+	    size_t n);
 /*
  * --check: bytes off..off+n (n <= 16) will be patched; compare them at the
  * end, not as they pass.  Nothing when writing.

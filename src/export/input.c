@@ -67,7 +67,7 @@ xin_open(struct xin *in, const char *path)
 size_t
 xin_next(struct xin *in, const unsigned char **p)
 {
-	size_t want = PSKD_BUFSIZE / in->w * in->w, n;
+	size_t want = XCHUNK / in->w * in->w, n;
 	ssize_t got;
 
 	got = pskd_reader_peek(&in->r, want, p);
@@ -82,8 +82,10 @@ xin_next(struct xin *in, const unsigned char **p)
 		    PSKD_E_MAGIC, (unsigned long long)in->count);
 	if (in->count != PSKD_COUNT_STREAM && n > in->count - in->seen)
 		n = (size_t)(in->count - in->seen);
-	if (n > 0)
+	if (n > 0) {
+		in->chunk = *p;
 		return n;
+	}
 	if (got > 0)
 		fail(in, "E%d: truncated: %zd bytes after the last whole "
 		    "token", PSKD_E_TRUNC, got);
@@ -99,6 +101,14 @@ xin_skip(struct xin *in, size_t ntok)
 {
 	pskd_reader_skip(&in->r, ntok * in->w);
 	in->seen += ntok;
+}
+
+int64_t
+xin_offset(const struct xin *in, const unsigned char *p)
+{
+	if (!in->regular)
+		return -1;
+	return in->start + (int64_t)(in->seen * in->w) + (p - in->chunk);
 }
 
 void
@@ -206,6 +216,78 @@ SCAN_WIDTH(scan8, uint8_t, get8)
 SCAN_WIDTH(scan16, uint16_t, pskd_get_le16)
 SCAN_WIDTH(scan32, uint32_t, pskd_get_le32)
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/*
+ * AVX2, 32 bytes a step: the end-of-text ids as a bit mask (walked with
+ * ctz), the largest id kept in a vector and compared with the limit every
+ * 4 KiB, and at the end.  16 or 32 bits an id.
+ */
+#define SCAN_AVX2(NAME, T, EQ, MAX, SET1, PER)				\
+__attribute__((target("avx2"))) static size_t				\
+NAME(const unsigned char *p, size_t n, T eot, uint64_t limit,		\
+    uint32_t *pos, size_t *bad)						\
+{									\
+	const __m256i e = SET1((T)eot);					\
+	__m256i mx = _mm256_setzero_si256();				\
+	size_t i = 0, k = 0, checked = 0;				\
+	T lanes[32 / sizeof(T)], top;					\
+	unsigned m, j;							\
+									\
+	for (;;) {							\
+		for (; i + PER <= n && (i - checked) * sizeof(T) < 4096;	\
+		    i += PER) {						\
+			__m256i v = _mm256_loadu_si256((const __m256i *)\
+			    (const void *)(p + i * sizeof(T)));		\
+			mx = MAX(mx, v);				\
+			m = (unsigned)_mm256_movemask_epi8(EQ(v, e));	\
+			while (m != 0) {				\
+				j = (unsigned)__builtin_ctz(m);		\
+				pos[k++] = (uint32_t)(i + j / sizeof(T));	\
+				m &= ~((sizeof(T) == 2 ? 3u : 15u) << j);	\
+			}						\
+		}							\
+		_mm256_storeu_si256((__m256i *)(void *)lanes, mx);	\
+		for (top = 0, j = 0; j < 32 / sizeof(T); j++)		\
+			top = lanes[j] > top ? lanes[j] : top;		\
+		if (top >= limit)					\
+			return scan_one(p, checked, n, sizeof(T), eot, limit,	\
+			    pos, k - count_from(pos, k, checked), bad);	\
+		checked = i;						\
+		if (i + PER > n)					\
+			break;						\
+	}								\
+	return scan_one(p, i, n, sizeof(T), eot, limit, pos, k, bad);	\
+}
+
+/* Of the positions in pos[0..k), those at or after from. */
+static size_t
+count_from(const uint32_t *pos, size_t k, size_t from)
+{
+	size_t c = 0;
+
+	while (c < k && pos[k - 1 - c] >= from)
+		c++;
+	return c;
+}
+
+SCAN_AVX2(scan16_avx2, uint16_t, _mm256_cmpeq_epi16, _mm256_max_epu16,
+    _mm256_set1_epi16, 16)
+SCAN_AVX2(scan32_avx2, uint32_t, _mm256_cmpeq_epi32, _mm256_max_epu32,
+    _mm256_set1_epi32, 8)
+
+static int
+avx2(void)
+{
+	static int v = -1;
+
+	if (v == -1)
+		v = pskd_simd() && __builtin_cpu_supports("avx2");
+	return v;
+}
+#endif
+
 size_t
 xscan(const unsigned char *p, size_t n, unsigned w, uint64_t eot,
     uint64_t limit, uint32_t *pos, size_t *bad)
@@ -213,6 +295,12 @@ xscan(const unsigned char *p, size_t n, unsigned w, uint64_t eot,
 	/* An eot that cannot occur in this width is never found. */
 	if (portable || w == 8 || (w < 8 && eot >> (8 * w) != 0))
 		return scan_one(p, 0, n, w, eot, limit, pos, 0, bad);
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (w == 2 && avx2())
+		return scan16_avx2(p, n, (uint16_t)eot, limit, pos, bad);
+	if (w == 4 && avx2())
+		return scan32_avx2(p, n, (uint32_t)eot, limit, pos, bad);
+#endif
 	switch (w) {
 	case 1: return scan8(p, n, (uint8_t)eot, limit, pos, bad);
 	case 2: return scan16(p, n, (uint16_t)eot, limit, pos, bad);

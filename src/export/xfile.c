@@ -101,9 +101,13 @@ xfile_defer(struct xfile *f, uint64_t off, size_t n)
 	f->defer_len = n < sizeof(f->defer) ? n : sizeof(f->defer);
 }
 
+static void settle(struct xfile *);
+
+/* The pending range, then the buffer, to the file. */
 static void
 flush(struct xfile *f)
 {
+	settle(f);
 	if (f->len == 0)
 		return;
 	if (f->check)
@@ -143,6 +147,104 @@ xfile_write(struct xfile *f, const void *p, size_t n)
 	}
 }
 
+/* The most the kernel copies at once; then the pending range goes out. */
+#define COPY_MAX	(64u << 20)
+
+static int no_copy;	/* copy_file_range(2) is not there, or refused */
+
+/* Hash n bytes at p on the second thread: they go to pool buffers. */
+static void
+hash_bytes(struct xfile *f, const unsigned char *p, size_t n)
+{
+	size_t k;
+
+	if (f->hash == NULL)
+		return;
+	for (; n > 0; p += k, n -= k) {
+		unsigned char *b = xhash_buf();
+
+		k = n < XBUF ? n : XBUF;
+		memcpy(b, p, k);
+		xhash_add(f->hash, b, k);
+	}
+}
+
+/* Copy the pending range file to file; 0, or -1 if it cannot be. */
+static int
+copy_pending(struct xfile *f)
+{
+	loff_t from = f->cp_off;
+	ssize_t k;
+
+	while (f->cp_len > 0) {
+		k = copy_file_range(f->cp_fd, &from, f->fd, NULL,
+		    (size_t)f->cp_len, 0);
+		if (k > 0) {
+			f->cp_len -= (uint64_t)k;
+			f->cp_done += (uint64_t)k;
+			continue;
+		}
+		if (k == -1 && errno == EINTR)
+			continue;
+		if (k == 0 || errno == EXDEV || errno == EINVAL ||
+		    errno == ENOSYS || errno == EOPNOTSUPP || errno == EBADF)
+			return -1;
+		pskd_err(PSKD_EXIT_DATA, "%s", f->path);
+	}
+	f->cp_off = from;
+	return 0;
+}
+
+/*
+ * The ranges of the input that go out as they are, merged while they
+ * follow each other, so that the kernel copies them in large pieces.
+ */
+static void
+settle(struct xfile *f)
+{
+	if (f->cp_len > 0 && copy_pending(f) == -1) {
+		/* Another kind of file: read back what is left and write it. */
+		unsigned char *b = xhash_buf();
+		uint64_t at = f->cp_off + f->cp_done;
+		size_t k;
+
+		no_copy = 1;
+		while (f->cp_len > 0) {
+			k = f->cp_len < XBUF ? (size_t)f->cp_len : XBUF;
+			xfile_read(f, f->cp_fd, b, k, at);
+			if (pskd_write_all(f->fd, b, k) == -1)
+				pskd_err(PSKD_EXIT_DATA, "%s", f->path);
+			at += k;
+			f->cp_len -= k;
+		}
+		xhash_putbuf(b);
+	}
+	f->cp_len = f->cp_done = 0;
+}
+
+void
+xfile_copy(struct xfile *f, int fd, int64_t off, const unsigned char *p,
+    size_t n)
+{
+	if (f->check || no_copy || off < 0) {
+		xfile_write(f, p, n);
+		return;
+	}
+	/* Buffered bytes, or a gap in the input, end the pending range. */
+	if (f->len > 0 || (f->cp_len > 0 && (fd != f->cp_fd ||
+	    (uint64_t)off != f->cp_off + f->cp_done + f->cp_len)))
+		flush(f);
+	if (f->cp_len == 0) {
+		f->cp_fd = fd;
+		f->cp_off = (uint64_t)off;
+	}
+	f->cp_len += n;
+	hash_bytes(f, p, n);
+	f->flushed += n;
+	if (f->cp_len >= COPY_MAX)
+		settle(f);
+}
+
 void
 xfile_patch(struct xfile *f, uint64_t off, const void *p, size_t n)
 {
@@ -150,8 +252,10 @@ xfile_patch(struct xfile *f, uint64_t off, const void *p, size_t n)
 	size_t k;
 
 	/* Bytes that were hashed change: hash the file again at the end. */
-	if (off < f->flushed)
+	if (off < f->flushed) {
 		f->stale = 1;
+		settle(f);
+	}
 	if (off < f->flushed) {
 		k = f->flushed - off < n ? (size_t)(f->flushed - off) : n;
 		if (f->check && off >= f->defer_off &&

@@ -1,4 +1,4 @@
-"""pskd - read .psk.d files from Python, in pskd-shuffle's order.
+"""pskd - read and write .psk.d files from Python, in pskd-shuffle's order.
 
 One module, the standard library and numpy (torch is used when it is
 importable):
@@ -15,9 +15,12 @@ importable):
     loader(dataset, batch_size, seed, ...)
                              a DataLoader that yields exactly the batches
                              of pskd-shuffle -B
+    write(path, type, samples, encodings=None)
+                             a .psk.d file, the bytes pskd-pack writes
 
 Errors are PskdError, whose message starts with the container's code
-(E9001 ... E9005) like the C programs' messages.
+(E9001 ... E9005) like the C programs' messages: a header, type or value
+the C programs refuse is refused here too, with the same code and text.
 """
 
 import os
