@@ -299,8 +299,12 @@ xport_run(struct xport *x)
 			split = next;
 		}
 		xin_skip(in, n);
+		pskd_progress(0, "%llu tokens, %llu documents",
+		    (unsigned long long)in->seen, (unsigned long long)doc);
 	}
 	free(pos);
+	pskd_progress(1, "%llu tokens, %llu documents",
+	    (unsigned long long)in->seen, (unsigned long long)doc);
 	x->ops->end(x);
 }
 

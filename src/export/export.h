@@ -188,7 +188,6 @@ void	xfile_free(struct xfile *f);
 
 /* ---- drive.c and the formats ------------------------------------------- */
 
-enum xformat { XF_MEGATRON, XF_NANOGPT, XF_LLMC };
 enum { XS_TRAIN, XS_VAL };
 
 /* Output element types, by their names in --dtype. */
@@ -222,7 +221,6 @@ struct xstats {
 };
 
 struct xport {
-	enum xformat	 format;
 	const struct xformat_ops *ops;
 	const char	*prefix;	/* -o, or the --check operand */
 	int		 check;
