@@ -7,6 +7,7 @@
  * go back to it once hashed; a file's digest waits for its last buffer.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -69,11 +70,20 @@ worker(void *arg)
 static void
 start(void)
 {
+	sigset_t all, old;
 	pthread_t t;
 
 	started = 1;
+	/*
+	 * The thread takes no signal: SIGINT and the others reach the main
+	 * thread, whose handler removes the temporaries while nothing else
+	 * makes new ones.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	/* Without a thread, everything is hashed inline. */
 	threaded = pthread_create(&t, NULL, worker, NULL) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (threaded)
 		pthread_detach(t);
 }
