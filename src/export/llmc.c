@@ -125,27 +125,33 @@ sweep(struct xport *x, struct llmc *m)
 	char *dir, *path;
 	struct dirent *e;
 	int64_t k;
-	int val;
+	int val, pass;
 	DIR *d;
 
 	m->swept = 1;
 	dir = slash ? pskd_xstrndup(x->prefix, (size_t)(slash - x->prefix +
 	    1)) : pskd_xstrdup("./");
-	if ((d = opendir(dir)) == NULL)
-		pskd_err(PSKD_EXIT_DATA, "%s", dir);
-	while ((e = readdir(d)) != NULL) {
-		if ((k = shard_number(base, e->d_name, &val)) < 0)
-			continue;
-		path = pskd_xmalloc(strlen(dir) + strlen(e->d_name) + 1);
-		sprintf(path, "%s%s", slash ? dir : "", e->d_name);
-		if (!x->check)
-			xport_unlink_old(x, path);
-		else if (val ? k != 0 || !x->split.on : k < 1 || k > m->last)
-			pskd_errx(PSKD_EXIT_DATA, "%s: not part of this export",
-			    path);
-		free(path);
+	/* The validation shards first: an interrupted sweep leaves none. */
+	for (pass = 1; pass >= 0; pass--) {
+		if ((d = opendir(dir)) == NULL)
+			pskd_err(PSKD_EXIT_DATA, "%s", dir);
+		while ((e = readdir(d)) != NULL) {
+			if ((k = shard_number(base, e->d_name, &val)) < 0 ||
+			    val != pass)
+				continue;
+			path = pskd_xmalloc(strlen(dir) + strlen(e->d_name) +
+			    1);
+			sprintf(path, "%s%s", slash ? dir : "", e->d_name);
+			if (!x->check)
+				xport_unlink_old(x, path);
+			else if (val ? k != 0 || !x->split.on :
+			    k < 1 || k > m->last)
+				pskd_errx(PSKD_EXIT_DATA, "%s: not part of this "
+				    "export", path);
+			free(path);
+		}
+		closedir(d);
 	}
-	closedir(d);
 	free(dir);
 }
 
