@@ -250,13 +250,13 @@ main(int argc, char **argv)
 	x.eot = opt.eot != NULL ? pskd_optnum("-e", opt.eot, 0, UINT64_MAX,
 	    0) : xeot_lookup(opt.encoding, opt.vocab);
 	if (x.eot >= in.bound)
-		pskd_errx(PSKD_EXIT_DATA, "%s: E%d: the end-of-text id %llu is "
-		    "not an id of idx[%llu]", in.name, PSKD_E_VALUE,
+		pskd_fail_at(in.name, 0, "E%d: the end-of-text id %llu is "
+		    "not an id of idx[%llu]", PSKD_E_VALUE,
 		    (unsigned long long)x.eot, (unsigned long long)in.bound);
 	x.ops->setup(&x);
 	if (x.eot >= xdtype_limit(x.dtype))
-		pskd_errx(PSKD_EXIT_DATA, "%s: E%d: the end-of-text id %llu "
-		    "does not fit %s", in.name, PSKD_E_VALUE,
+		pskd_fail_at(in.name, 0, "E%d: the end-of-text id %llu "
+		    "does not fit %s", PSKD_E_VALUE,
 		    (unsigned long long)x.eot, xdtype_name(x.dtype));
 	set_split(&x);
 	/* nanoGPT's prefix is a folder; the others name files in one. */

@@ -236,11 +236,11 @@ bad_token(struct xport *x, const unsigned char *p, size_t i)
 	unsigned long long at = (unsigned long long)(x->in->seen + i);
 
 	if (v >= x->in->bound)
-		pskd_errx(PSKD_EXIT_DATA, "%s: E%d: token %llu: %llu out of "
-		    "bound idx[%llu]", x->in->name, PSKD_E_VALUE, at,
+		pskd_fail_at(x->in->name, 0, "E%d: token %llu: %llu out of "
+		    "bound idx[%llu]", PSKD_E_VALUE, at,
 		    (unsigned long long)v, (unsigned long long)x->in->bound);
-	pskd_errx(PSKD_EXIT_DATA, "%s: E%d: token %llu: id %llu does not fit "
-	    "%s, the dtype of this -f %s export%s", x->in->name, PSKD_E_VALUE,
+	pskd_fail_at(x->in->name, 0, "E%d: token %llu: id %llu does not fit "
+	    "%s, the dtype of this -f %s export%s", PSKD_E_VALUE,
 	    at, (unsigned long long)v, xdtype_name(x->dtype), x->ops->name,
 	    x->dtype == XD_UINT16 ? " (give --dtype uint32)" : "");
 }

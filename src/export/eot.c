@@ -81,20 +81,19 @@ special_file(const char *vocab, uint64_t *id)
 			size_t k = len - (size_t)(sp - p) - 1;
 
 			if (k == 0 || k >= sizeof(num))
-				pskd_errx(PSKD_EXIT_DATA, "%s:%zu: not \"TOKEN "
-				    "RANK\"", path, line);
+				pskd_fail_at(path, line, "not \"TOKEN RANK\"");
 			memcpy(num, sp + 1, k);
 			num[k] = '\0';
 			if (pskd_strtonum(num, 0, UINT32_MAX, 0, id) == -1)
-				pskd_errx(PSKD_EXIT_DATA, "%s:%zu: rank is not "
-				    "a number below 2^32", path, line);
+				pskd_fail_at(path, line, "rank is not a "
+				    "number below 2^32");
 		}
 		pskd_buf_free(&b);
 		free(path);
 		return 1;
 	}
-	pskd_errx(PSKD_EXIT_DATA, "%s: no %s among the special tokens (give "
-	    "-e ID)", path, eot_text);
+	pskd_fail_at(path, 0, "no %s among the special tokens (give -e ID)",
+	    eot_text);
 }
 
 static int

@@ -14,22 +14,6 @@
 #include "pskd.h"
 #include "export/export.h"
 
-static _Noreturn void
-fail(const struct xin *in, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static _Noreturn void
-fail(const struct xin *in, const char *fmt, ...)
-{
-	char msg[600];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pskd_errx(PSKD_EXIT_DATA, "%s: %s", in->name, msg);
-}
-
 void
 xin_open(struct xin *in, const char *path)
 {
@@ -45,19 +29,16 @@ xin_open(struct xin *in, const char *path)
 	if (fstat(in->r.fd, &st) == 0 && S_ISREG(st.st_mode))
 		in->regular = 1;
 	if (pskd_header_read(&in->h, &in->r, &e) == -1)
-		fail(in, "%s", e.msg);
+		pskd_fail_at(in->name, 0, "%s", e.msg);
 	l = in->h.type.leaves;
 	if (in->h.type.params || in->h.type.nleaves != 1 || l->real ||
 	    l->ndim != 0)
-		fail(in, "E%d: not a token stream: type %s is not idx[V] (pipe "
-		    "pskd-tok into it)", PSKD_E_MISMATCH, in->h.type.text);
+		pskd_fail_at(in->name, 0, "E%d: not a token stream: type %s "
+		    "is not idx[V] (pipe pskd-tok into it)", PSKD_E_MISMATCH,
+		    in->h.type.text);
 	in->bound = l->bound;
 	in->w = l->width;
 	in->count = in->h.count;
-	/* A file keeps the streaming count only when its writer died. */
-	if (in->regular && in->count == PSKD_COUNT_STREAM)
-		fail(in, "E%d: unfinished stream: the count was never written "
-		    "(a writer did not finish)", PSKD_E_TRUNC);
 	if (in->regular && (off = lseek(in->r.fd, 0, SEEK_CUR)) != -1)
 		in->start = (int64_t)(off - (off_t)(in->r.end - in->r.pos));
 	else
@@ -78,8 +59,8 @@ xin_next(struct xin *in, const unsigned char **p)
 		n = want / in->w;
 	if (in->count != PSKD_COUNT_STREAM && in->seen == in->count &&
 	    got > 0)
-		fail(in, "E%d: data after the last of %llu tokens",
-		    PSKD_E_MAGIC, (unsigned long long)in->count);
+		pskd_fail_at(in->name, 0, "E%d: data after the last of %llu "
+		    "tokens", PSKD_E_MAGIC, (unsigned long long)in->count);
 	if (in->count != PSKD_COUNT_STREAM && n > in->count - in->seen)
 		n = (size_t)(in->count - in->seen);
 	if (n > 0) {
@@ -87,11 +68,11 @@ xin_next(struct xin *in, const unsigned char **p)
 		return n;
 	}
 	if (got > 0)
-		fail(in, "E%d: truncated: %zd bytes after the last whole "
-		    "token", PSKD_E_TRUNC, got);
+		pskd_fail_at(in->name, 0, "E%d: truncated: %zd bytes after "
+		    "the last whole token", PSKD_E_TRUNC, got);
 	if (in->count != PSKD_COUNT_STREAM && in->seen < in->count)
-		fail(in, "E%d: truncated at token %llu (%llu declared)",
-		    PSKD_E_TRUNC, (unsigned long long)in->seen,
+		pskd_fail_at(in->name, 0, "E%d: truncated at token %llu (%llu "
+		    "declared)", PSKD_E_TRUNC, (unsigned long long)in->seen,
 		    (unsigned long long)in->count);
 	return 0;
 }

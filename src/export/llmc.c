@@ -146,8 +146,8 @@ sweep(struct xport *x, struct llmc *m)
 				xport_unlink_old(x, path);
 			else if (val ? k != 0 || !x->split.on :
 			    k < 1 || k > m->last)
-				pskd_errx(PSKD_EXIT_DATA, "%s: not part of this "
-				    "export", path);
+				pskd_fail_at(path, 0, "not part of this "
+				    "export");
 			free(path);
 		}
 		closedir(d);
@@ -183,9 +183,9 @@ room(struct xport *x, int split)
 
 	if (split == XS_VAL) {
 		if (s->in_shard == INT32_MAX)
-			pskd_errx(PSKD_EXIT_DATA, "%s: more than 2^31-1 tokens "
+			pskd_fail_at(x->in->name, 0, "more than 2^31-1 tokens "
 			    "in the validation split, llm.c's limit for one "
-			    "shard", x->in->name);
+			    "shard");
 		return INT32_MAX - s->in_shard;
 	}
 	if (s->f != NULL && s->in_shard == x->shard_tokens)
@@ -280,4 +280,6 @@ commit(struct xport *x)
 		xfile_commit(m->s[XS_VAL].f);
 }
 
-const struct xformat_ops xf_llmc = { "llmc", setup, begin, run, end, commit };
+const struct xformat_ops xf_llmc = {
+	"llmc", setup, begin, run, end, commit
+};

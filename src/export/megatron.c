@@ -100,9 +100,9 @@ sequence(struct xport *x, struct stream *s, uint64_t n)
 	unsigned char b[4];
 
 	if (n > INT32_MAX)
-		pskd_errx(PSKD_EXIT_DATA, "%s: document %llu has %llu tokens, "
+		pskd_fail_at(x->in->name, 0, "document %llu has %llu tokens, "
 		    "more than Megatron's int32 sequence length holds",
-		    x->in->name, (unsigned long long)s->docs,
+		    (unsigned long long)s->docs,
 		    (unsigned long long)n);
 	pskd_put_le32(b, (uint32_t)n);
 	xfile_write(s->idx, b, 4);
@@ -207,4 +207,6 @@ commit(struct xport *x)
 		xfile_commit(m->s[i].idx);
 }
 
-const struct xformat_ops xf_megatron = { "megatron", setup, begin, run, end, commit };
+const struct xformat_ops xf_megatron = {
+	"megatron", setup, begin, run, end, commit
+};

@@ -36,10 +36,10 @@ setup(struct xport *x)
 {
 	if (x->dtype == XD_DEFAULT) {
 		if (x->in->bound > 65536)
-			pskd_errx(PSKD_EXIT_DATA, "%s: idx[%llu]: nanoGPT's "
+			pskd_fail_at(x->in->name, 0, "idx[%llu]: nanoGPT's "
 			    "train.py reads uint16, which holds ids below "
 			    "65536; give --dtype uint32 (and read the files "
-			    "with np.uint32)", x->in->name,
+			    "with np.uint32)",
 			    (unsigned long long)x->in->bound);
 		x->dtype = XD_UINT16;
 	}
@@ -98,4 +98,6 @@ commit(struct xport *x)
 	xfile_commit(s->f[XS_VAL]);
 }
 
-const struct xformat_ops xf_nanogpt = { "nanogpt", setup, begin, run, end, commit };
+const struct xformat_ops xf_nanogpt = {
+	"nanogpt", setup, begin, run, end, commit
+};

@@ -66,8 +66,8 @@ read_at(const struct xfile *f, unsigned char *p, size_t n, uint64_t off,
 		if (got < 0)
 			pskd_err(PSKD_EXIT_DATA, "%s", name);
 		if (got == 0)
-			pskd_errx(PSKD_EXIT_DATA, "%s: %llu bytes, shorter than "
-			    "the export of this input", f->path,
+			pskd_fail_at(f->path, 0, "%llu bytes, shorter than "
+			    "the export of this input",
 			    (unsigned long long)(off + done));
 		done += (size_t)got;
 	}
@@ -76,8 +76,8 @@ read_at(const struct xfile *f, unsigned char *p, size_t n, uint64_t off,
 static _Noreturn void
 differs(const struct xfile *f, uint64_t off)
 {
-	pskd_errx(PSKD_EXIT_DATA, "%s: byte %llu differs from the export of "
-	    "this input", f->path, (unsigned long long)off);
+	pskd_fail_at(f->path, 0, "byte %llu differs from the export of "
+	    "this input", (unsigned long long)off);
 }
 
 /*
@@ -353,8 +353,8 @@ xfile_finish(struct xfile *f)
 			got = pread(f->fd, &c, 1, (off_t)f->flushed);
 		while (got == -1 && errno == EINTR);
 		if (got != 0)
-			pskd_errx(PSKD_EXIT_DATA, "%s: longer than the export "
-			    "of this input (%llu bytes)", f->path,
+			pskd_fail_at(f->path, 0, "longer than the export "
+			    "of this input (%llu bytes)",
 			    (unsigned long long)f->flushed);
 		if (f->defer_len > 0) {
 			unsigned char have[sizeof(f->defer)];
