@@ -570,7 +570,7 @@ class PskdDataset:
                             % (where + e, v, leaf.bound))
         if k is None:           # a pair: the leaf is in the second half
             k, e = divmod(e, leaf.nelem)
-        raise PskdError(9004, "sample %d: leaf %d, element %d: %d out of "
+        raise PskdError(9004, "sample %d, leaf %d, element %d: %d out of "
                         "bound idx[%d]" % (where, k, e, v, leaf.bound))
 
 
