@@ -28,22 +28,8 @@ xfile_open(struct xfile *f, const char *path, int check, int late)
 		if (f->fd == -1)
 			pskd_err(PSKD_EXIT_DATA, "%s", path);
 	} else {
-		sigset_t sigs, old;
-
-		/*
-		 * pskd_outfile_open creates the temporary, then records it
-		 * for the signal handler: a SIGINT in between (the open(2)
-		 * of a busy disk takes long enough) would leave it behind.
-		 * Held back here, the signal arrives once it is recorded.
-		 */
-		sigemptyset(&sigs);
-		sigaddset(&sigs, SIGINT);
-		sigaddset(&sigs, SIGTERM);
-		sigaddset(&sigs, SIGHUP);
-		pthread_sigmask(SIG_BLOCK, &sigs, &old);
 		if (pskd_outfile_open(&f->of, path) == -1)
 			pskd_err(PSKD_EXIT_DATA, "%s", path);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		f->fd = f->of.fd;
 	}
 	if (!late)
