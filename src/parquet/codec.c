@@ -1,0 +1,178 @@
+/*
+ * codec.c - a page's bytes through its codec, with the Debian libraries:
+ * libsnappy, zlib, libzstd, libbrotlidec, liblz4.  A page must decompress
+ * to exactly the size its header claims: no more (the buffer holds no
+ * more) and no less.
+ */
+#include <string.h>
+
+#include <brotli/decode.h>
+#include <lz4.h>
+#include <snappy-c.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "parquet/codec.h"
+#include "parquet/meta.h"
+
+static ZSTD_DCtx *zd;
+static z_stream zs;
+static int zs_ready;
+
+static int
+gunzip(const unsigned char *src, size_t n, unsigned char *dst, size_t want,
+    const char **err)
+{
+	int ret;
+
+	if (!zs_ready) {
+		/* 15 + 32: a gzip or a zlib header, whichever it is. */
+		if (inflateInit2(&zs, 15 + 32) != Z_OK) {
+			*err = "out of memory";
+			return -1;
+		}
+		zs_ready = 1;
+	} else
+		inflateReset(&zs);
+	zs.next_in = (unsigned char *)src;
+	zs.avail_in = (uInt)n;
+	zs.next_out = dst;
+	zs.avail_out = (uInt)want;
+	for (;;) {
+		ret = inflate(&zs, Z_FINISH);
+		if (ret == Z_STREAM_END && zs.avail_in > 0 && zs.avail_out > 0) {
+			/* Another gzip member follows. */
+			inflateReset(&zs);
+			continue;
+		}
+		break;
+	}
+	if (ret != Z_STREAM_END || zs.avail_out != 0 || zs.avail_in != 0) {
+		*err = ret == Z_STREAM_END || ret == Z_BUF_ERROR ?
+		    "GZIP page not of the size its header says" :
+		    "corrupt GZIP page";
+		return -1;
+	}
+	return 0;
+}
+
+/* Hadoop's LZ4 framing: blocks of (BE32 size, BE32 compressed, data). */
+static int
+hadoop_lz4(const unsigned char *src, size_t n, unsigned char *dst,
+    size_t want)
+{
+	size_t done = 0, usize, csize;
+	int got;
+
+	while (n >= 8) {
+		usize = (size_t)src[0] << 24 | (size_t)src[1] << 16 |
+		    (size_t)src[2] << 8 | src[3];
+		csize = (size_t)src[4] << 24 | (size_t)src[5] << 16 |
+		    (size_t)src[6] << 8 | src[7];
+		src += 8;
+		n -= 8;
+		if (csize > n || usize > want - done || csize > INT32_MAX)
+			return -1;
+		got = LZ4_decompress_safe((const char *)src,
+		    (char *)dst + done, (int)csize, (int)usize);
+		if (got < 0 || (size_t)got != usize)
+			return -1;
+		done += usize;
+		src += csize;
+		n -= csize;
+	}
+	return n == 0 && done == want ? 0 : -1;
+}
+
+int
+pq_decompress(int codec, const unsigned char *src, size_t n,
+    unsigned char *dst, size_t want, const char **err)
+{
+	size_t len;
+	int got;
+
+	*err = NULL;
+	switch (codec) {
+	case PQ_UNCOMPRESSED:
+		if (n != want) {
+			*err = "uncompressed page not of the size its header says";
+			return -1;
+		}
+		memcpy(dst, src, n);
+		return 0;
+	case PQ_SNAPPY:
+		if (snappy_uncompressed_length((const char *)src, n, &len) !=
+		    SNAPPY_OK || len != want ||
+		    snappy_uncompress((const char *)src, n, (char *)dst,
+		    &len) != SNAPPY_OK || len != want) {
+			*err = "corrupt SNAPPY page, or not of its size";
+			return -1;
+		}
+		return 0;
+	case PQ_GZIP:
+		return gunzip(src, n, dst, want, err);
+	case PQ_ZSTD:
+		if (zd == NULL && (zd = ZSTD_createDCtx()) == NULL) {
+			*err = "out of memory";
+			return -1;
+		}
+		len = ZSTD_decompressDCtx(zd, dst, want, src, n);
+		if (ZSTD_isError(len) || len != want) {
+			*err = "corrupt ZSTD page, or not of its size";
+			return -1;
+		}
+		return 0;
+	case PQ_BROTLI:
+		len = want;
+		if (BrotliDecoderDecompress(n, src, &len, dst) !=
+		    BROTLI_DECODER_RESULT_SUCCESS || len != want) {
+			*err = "corrupt BROTLI page, or not of its size";
+			return -1;
+		}
+		return 0;
+	case PQ_LZ4:
+		/* Hadoop's framing, or (some older writers) a bare block. */
+		if (hadoop_lz4(src, n, dst, want) == 0)
+			return 0;
+		/* FALLTHROUGH */
+	case PQ_LZ4_RAW:
+		if (n > INT32_MAX || want > INT32_MAX) {
+			*err = "LZ4 page too large";
+			return -1;
+		}
+		got = LZ4_decompress_safe((const char *)src, (char *)dst,
+		    (int)n, (int)want);
+		if (got < 0 || (size_t)got != want) {
+			*err = "corrupt LZ4 page, or not of its size";
+			return -1;
+		}
+		return 0;
+	case PQ_LZO:
+		*err = "LZO codec not supported";
+		return -1;
+	default:
+		*err = "unknown codec";
+		return -1;
+	}
+}
+
+const char *
+pq_codec_name(int codec)
+{
+	static const char *const names[] = {
+		"UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD",
+		"LZ4_RAW"
+	};
+
+	return codec >= 0 && codec <= PQ_LZ4_RAW ? names[codec] : "?";
+}
+
+void
+pq_codec_free(void)
+{
+	ZSTD_freeDCtx(zd);
+	zd = NULL;
+	if (zs_ready)
+		inflateEnd(&zs);
+	zs_ready = 0;
+}
