@@ -4,14 +4,17 @@
  * to exactly the size its header claims: no more (the buffer holds no
  * more) and no less.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <brotli/decode.h>
 #include <lz4.h>
 #include <snappy-c.h>
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_decompressBound */
 #include <zstd.h>
 
+#include "pskd.h"
 #include "parquet/codec.h"
 #include "parquet/meta.h"
 
@@ -84,14 +87,107 @@ hadoop_lz4(const unsigned char *src, size_t n, unsigned char *dst,
 	return n == 0 && done == want ? 0 : -1;
 }
 
+/*
+ * Could n bytes of codec give want bytes?  Asked before the memory for
+ * them is taken, so a header that claims a gigabyte gets no gigabyte.
+ * Brotli has no bound: it grows its buffer as it goes instead.
+ */
+static int
+plausible(int codec, const unsigned char *src, size_t n, size_t want)
+{
+	unsigned long long bound;
+	size_t len;
+
+	switch (codec) {
+	case PQ_SNAPPY:
+		return snappy_uncompressed_length((const char *)src, n, &len) ==
+		    SNAPPY_OK && len == want;
+	case PQ_GZIP:
+		return want / 1032 <= n + 64;	/* deflate's best ratio */
+	case PQ_LZ4:
+	case PQ_LZ4_RAW:
+		return want / 255 <= n + 64;	/* LZ4's */
+	case PQ_ZSTD:
+		bound = ZSTD_decompressBound(src, n);
+		return bound != ZSTD_CONTENTSIZE_ERROR && want <= bound;
+	default:
+		return 1;
+	}
+}
+
+static unsigned char *
+reserve(unsigned char **buf, size_t *cap, size_t n)
+{
+	if (n > *cap || *buf == NULL) {
+		free(*buf);
+		*buf = pskd_xmalloc(n ? n : 1);
+		*cap = n;
+	}
+	return *buf;
+}
+
+/* Brotli into a buffer that doubles up to want, no further. */
+static int
+unbrotli(const unsigned char *src, size_t n, unsigned char **buf,
+    size_t *cap, size_t want)
+{
+	BrotliDecoderState *st;
+	BrotliDecoderResult r;
+	size_t in_left = n, out_left, done = 0, size;
+	const uint8_t *in = src;
+	uint8_t *out;
+
+	if ((st = BrotliDecoderCreateInstance(NULL, NULL, NULL)) == NULL)
+		return -1;
+	size = want < (1u << 20) ? want : 1u << 20;
+	if (*buf == NULL || *cap < size)
+		reserve(buf, cap, size);
+	for (;;) {
+		out = *buf + done;
+		out_left = *cap - done < want - done ? *cap - done : want - done;
+		r = BrotliDecoderDecompressStream(st, &in_left, &in, &out_left,
+		    &out, NULL);
+		done = (size_t)(out - *buf);
+		if (r != BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT || done == want)
+			break;
+		size = *cap * 2 < want ? *cap * 2 : want;
+		*buf = pskd_xrealloc(*buf, size);
+		*cap = size;
+	}
+	BrotliDecoderDestroyInstance(st);
+	return r == BROTLI_DECODER_RESULT_SUCCESS && done == want &&
+	    in_left == 0 ? 0 : -1;
+}
+
 int
 pq_decompress(int codec, const unsigned char *src, size_t n,
-    unsigned char *dst, size_t want, const char **err)
+    unsigned char **buf, size_t *cap, size_t want, const char **err)
 {
+	unsigned char *dst;
 	size_t len;
 	int got;
 
 	*err = NULL;
+	if (codec == PQ_LZO) {
+		*err = "LZO codec not supported";
+		return -1;
+	}
+	if (codec < PQ_UNCOMPRESSED || codec > PQ_LZ4_RAW) {
+		*err = "unknown codec";
+		return -1;
+	}
+	if (!plausible(codec, src, n, want)) {
+		*err = "page cannot decompress to the size its header says";
+		return -1;
+	}
+	if (codec == PQ_BROTLI) {
+		if (unbrotli(src, n, buf, cap, want) == -1) {
+			*err = "corrupt BROTLI page, or not of its size";
+			return -1;
+		}
+		return 0;
+	}
+	dst = reserve(buf, cap, want);
 	switch (codec) {
 	case PQ_UNCOMPRESSED:
 		if (n != want) {
@@ -101,9 +197,8 @@ pq_decompress(int codec, const unsigned char *src, size_t n,
 		memcpy(dst, src, n);
 		return 0;
 	case PQ_SNAPPY:
-		if (snappy_uncompressed_length((const char *)src, n, &len) !=
-		    SNAPPY_OK || len != want ||
-		    snappy_uncompress((const char *)src, n, (char *)dst,
+		len = want;
+		if (snappy_uncompress((const char *)src, n, (char *)dst,
 		    &len) != SNAPPY_OK || len != want) {
 			*err = "corrupt SNAPPY page, or not of its size";
 			return -1;
@@ -122,20 +217,12 @@ pq_decompress(int codec, const unsigned char *src, size_t n,
 			return -1;
 		}
 		return 0;
-	case PQ_BROTLI:
-		len = want;
-		if (BrotliDecoderDecompress(n, src, &len, dst) !=
-		    BROTLI_DECODER_RESULT_SUCCESS || len != want) {
-			*err = "corrupt BROTLI page, or not of its size";
-			return -1;
-		}
-		return 0;
 	case PQ_LZ4:
 		/* Hadoop's framing, or (some older writers) a bare block. */
 		if (hadoop_lz4(src, n, dst, want) == 0)
 			return 0;
 		/* FALLTHROUGH */
-	case PQ_LZ4_RAW:
+	default:	/* PQ_LZ4_RAW */
 		if (n > INT32_MAX || want > INT32_MAX) {
 			*err = "LZ4 page too large";
 			return -1;
@@ -147,12 +234,6 @@ pq_decompress(int codec, const unsigned char *src, size_t n,
 			return -1;
 		}
 		return 0;
-	case PQ_LZO:
-		*err = "LZO codec not supported";
-		return -1;
-	default:
-		*err = "unknown codec";
-		return -1;
 	}
 }
 

@@ -164,17 +164,6 @@ v1_levels(struct pq_column *c, struct pq_rle *r, int enc, int max,
 	return page_fail(c, "unknown encoding of levels");
 }
 
-static unsigned char *
-page_buffer(struct pq_column *c, size_t n)
-{
-	if (n > c->pagecap) {
-		free(c->page);
-		c->page = pskd_xmalloc(n ? n : 1);
-		c->pagecap = n;
-	}
-	return c->page;
-}
-
 /* Decompress a page's body (or point at it when it is not compressed). */
 static const unsigned char *
 body(struct pq_column *c, const unsigned char *src, size_t n, size_t want,
@@ -190,7 +179,7 @@ body(struct pq_column *c, const unsigned char *src, size_t n, size_t want,
 		}
 		return src;
 	}
-	if (pq_decompress(c->codec, src, n, page_buffer(c, want), want,
+	if (pq_decompress(c->codec, src, n, &c->page, &c->pagecap, want,
 	    &err) == -1) {
 		page_fail(c, err);
 		return NULL;

@@ -5,5 +5,5 @@
 PARQUET_LIBS = -lsnappy -lbrotlidec -llz4
 $(B)/pskd-unparquet: $(O)/libpskd-parquet.a
 $(B)/pskd-unparquet fuzz: LIBS += $(PARQUET_LIBS)
-$(O)/tests/replay-parquet-footer $(O)/tests/replay-parquet-page: \
-    LIBS += $(PARQUET_LIBS)
+$(O)/tests/replay-parquet-footer $(O)/tests/replay-parquet-page \
+    $(O)/tests/replay-parquet-file: LIBS += $(PARQUET_LIBS)
