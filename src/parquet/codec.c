@@ -122,6 +122,7 @@ reserve(unsigned char **buf, size_t *cap, size_t n)
 		free(*buf);
 		*buf = pskd_xmalloc(n ? n : 1);
 		*cap = n;
+		pskd_prefault(*buf, n);
 	}
 	return *buf;
 }

@@ -45,9 +45,16 @@ pq_column_open(struct pq_column *c, int fd, uint64_t size,
     const struct pq_chunk *ch, int type, size_t width, int max_def,
     int max_rep)
 {
+	unsigned char *win = c->win, *page = c->page;
+	size_t wcap = c->wcap, pagecap = c->pagecap;
 	int64_t start;
 
+	/* The buffers of the chunk before (pq_column_release) serve again. */
 	memset(c, 0, sizeof(*c));
+	c->win = win;
+	c->wcap = wcap;
+	c->page = page;
+	c->pagecap = pagecap;
 	c->fd = fd;
 	c->type = type;
 	c->width = width;
@@ -80,15 +87,22 @@ pq_column_open(struct pq_column *c, int fd, uint64_t size,
 }
 
 void
-pq_column_close(struct pq_column *c)
+pq_column_release(struct pq_column *c)
 {
-	free(c->win);
-	free(c->page);
 	free(c->dictpage);
+	c->dictpage = NULL;
 	pq_vals_free(&c->dict);
 	pq_vals_free(&c->vals);
 	pq_dec_free(&c->dec);
 	pskd_buf_free(&c->arena);
+}
+
+void
+pq_column_close(struct pq_column *c)
+{
+	pq_column_release(c);
+	free(c->win);
+	free(c->page);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -108,6 +122,8 @@ window(struct pq_column *c, uint64_t off, size_t n)
 		free(c->win);
 		c->win = pskd_xmalloc(want ? want : 1);
 		c->wcap = want;
+		/* One call, not a fault a page (they are dear in a VM). */
+		pskd_prefault(c->win, want);
 	}
 	while (done < want) {
 		got = pread(c->fd, c->win + done, want - done,

@@ -50,7 +50,8 @@ struct pq_column {
 
 /*
  * Set up c for chunk ch of a file of size bytes (a leaf of the given
- * physical type and levels).  0, or -1 with c->err set.
+ * physical type and levels); c is zeroed or was released.  0, or -1 with
+ * c->err set.
  */
 int	pq_column_open(struct pq_column *c, int fd, uint64_t size,
 	    const struct pq_chunk *ch, int type, size_t width, int max_def,
@@ -60,6 +61,8 @@ int	pq_column_open(struct pq_column *c, int fd, uint64_t size,
  * chunk, or -1 with c->err set.
  */
 int	pq_column_fill(struct pq_column *c);
+/* Done with the chunk; its read and page buffers kept for the next. */
+void	pq_column_release(struct pq_column *c);
 void	pq_column_close(struct pq_column *c);
 
 static inline int

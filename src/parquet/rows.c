@@ -88,6 +88,8 @@ pq_rows_free(struct pq_rows *r)
 	}
 	for (i = 0; i < 80; i++)
 		free(r->save[i]);
+	for (i = 0; i < n; i++)
+		pq_column_close(&r->cols[i]);
 	free(r->keys);
 	free(r->cols);
 	free(r->ent);
@@ -399,13 +401,13 @@ open_columns(struct pq_rows *r, size_t g)
 }
 
 static void
-close_columns(struct pq_rows *r)
+release_columns(struct pq_rows *r)
 {
 	size_t l;
 
 	for (l = 0; l < r->f->schema.nleaves; l++)
 		if (r->f->schema.leaves[l]->chosen)
-			pq_column_close(&r->cols[l]);
+			pq_column_release(&r->cols[l]);
 }
 
 static int
@@ -445,7 +447,7 @@ pq_rows_group(struct pq_rows *r, size_t g, uint64_t first, uint64_t max,
 	if (limit == 0)
 		return 0;
 	if (open_columns(r, g) == -1) {
-		close_columns(r);
+		release_columns(r);
 		return -1;
 	}
 	for (i = 0; i < limit && ret == 0; i++) {
@@ -472,6 +474,6 @@ pq_rows_group(struct pq_rows *r, size_t g, uint64_t first, uint64_t max,
 				ret = column_error(r, g, r->f->schema.leaves[l],
 				    ret);
 		}
-	close_columns(r);
+	release_columns(r);
 	return ret;
 }
