@@ -1,296 +1,219 @@
 /*
- * pskd-unzst - zstd or gzip input (sniffed by its magic bytes) to plain
- * bytes, like zstdcat.  Concatenated and skippable zstd frames (and so pzstd
- * files) and multi-member gzip files decode as one stream.  A truncated or
- * corrupt input is an error only after everything decodable was written,
- * so the output is always a prefix of the true output.
+ * pskd-unzst - zstd, gzip, xz or bzip2 input (sniffed by its magic bytes)
+ * to plain bytes, like zstdcat.  Decoded bytes go out only once their
+ * checksum matched (src/unzst/out.c), so whatever the input, the output is
+ * a prefix of the true output.  --split cuts one file into byte ranges
+ * that start and end between pieces (frames, members, streams); --range
+ * decodes one of them, keeping the lines that start inside it.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <zlib.h>
-#define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_WINDOWLOG_MAX */
-#include <zstd.h>
-#include <zstd_errors.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "pskd.h"
+#include "unzst/unzst.h"
 
-static const char usage_text[] = "pskd-unzst [-f] [file ...]";
+static const char usage_text[] =
+    "pskd-unzst [-f] [-m size] [-o file] [file ...]\n"
+    "       pskd-unzst [-f] [-m size] [-o file] -r range file\n"
+    "       pskd-unzst [-f] -s n file";
 
-enum format { FMT_EMPTY, FMT_ZSTD, FMT_GZIP, FMT_OTHER };
+static struct {
+	int		 force;		/* -f */
+	uint64_t	 memory;	/* -m */
+	const char	*output;	/* -o */
+	int		 range;		/* -r given */
+	uint64_t	 from, to;	/* -r FROM-TO */
+	uint64_t	 split;		/* -s, 0 if not given */
+} opt = {
+	.memory = 1 << 20,
+};
 
-static struct pskd_writer out;
-static ZSTD_DCtx *zd;
-static z_stream zs;
-static int zs_ready;
+static struct unz_out out;
 
 static void
 usage(void)
 {
 	printf("usage: %s\n", usage_text);
-	printf("  -f, --force           copy input in neither format unchanged\n"
+	printf("  -f, --force           copy input in no known format unchanged\n"
+	    "  -m, --memory SIZE     unchecked bytes held in memory before\n"
+	    "                        they spill to TMPDIR (default 1M)\n"
+	    "  -o, --output FILE     write to FILE, complete or not at all\n"
+	    "  -r, --range FROM-TO   the lines that start in bytes FROM-TO\n"
+	    "  -s, --split N         print N ranges for -r, cut between pieces\n"
 	    "      --help            this text\n"
 	    "      --version         the version\n");
 	exit(0);
 }
 
-/* Write what was decoded so far, then die with the cause. */
-static _Noreturn void
-fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static _Noreturn void
-fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (pskd_writer_flush(&out) == -1) {
-		errno = out.error;
-		pskd_err(PSKD_EXIT_DATA, "%s", out.name);
-	}
-	va_start(ap, fmt);
-	pskd_vwarnx(fmt, ap);
-	va_end(ap);
-	exit(PSKD_EXIT_DATA);
-}
-
-/* Room at the end of the output buffer, flushing it when full. */
-static size_t
-out_room(void)
-{
-	if (out.len == out.cap && pskd_writer_flush(&out) == -1) {
-		errno = out.error;
-		pskd_err(PSKD_EXIT_DATA, "%s", out.name);
-	}
-	return out.cap - out.len;
-}
-
+/* -r FROM-TO: two byte offsets, FROM <= TO. */
 static void
-out_added(size_t n)
+parse_range(const char *s)
 {
-	out.len += n;
-	out.total += n;
-}
+	const char *dash = strchr(s, '-');
+	char *a;
 
-static enum format
-sniff(const unsigned char *p, size_t n, int force)
-{
-	static const unsigned char zmagic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
-	uint32_t m;
-
-	if (n == 0)
-		return FMT_EMPTY;
-	if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
-		return FMT_GZIP;
-	if (n >= 4) {
-		m = pskd_get_le32(p);
-		if (m == ZSTD_MAGICNUMBER ||
-		    (m & ZSTD_MAGIC_SKIPPABLE_MASK) == ZSTD_MAGIC_SKIPPABLE_START)
-			return FMT_ZSTD;
-		return FMT_OTHER;
+	if (dash == NULL) {
+		pskd_warnx("--range: '%s' is not FROM-TO", s);
+		pskd_usage_error(NULL);
 	}
-	/*
-	 * Too short for a whole magic number: with -f, data to copy; else
-	 * a truncated magic number, when it is the start of one.
-	 */
-	if (force)
-		return FMT_OTHER;
-	if (n == 1 && p[0] == 0x1f)
-		return FMT_GZIP;
-	if (memcmp(p, zmagic, n) == 0)
-		return FMT_ZSTD;
-	if (n >= 2 && (p[0] & 0xf0) == 0x50 && p[1] == 0x2a &&
-	    (n < 3 || p[2] == 0x4d))
-		return FMT_ZSTD;
-	return FMT_OTHER;
-}
-
-static void
-zstd_error(const char *name, size_t ret, uint64_t off)
-{
-	switch (ZSTD_getErrorCode(ret)) {
-	case ZSTD_error_prefix_unknown:
-		fail("%s: byte %llu: not a zstd frame", name,
-		    (unsigned long long)off);
-	case ZSTD_error_checksum_wrong:
-		fail("%s: zstd checksum mismatch (corrupt data)", name);
-	case ZSTD_error_frameParameter_windowTooLarge:
-		fail("%s: zstd window too large", name);
-	case ZSTD_error_memory_allocation:
-		fail("%s: out of memory", name);
-	default:
-		fail("%s: corrupt zstd data (%s)", name,
-		    ZSTD_getErrorName(ret));
+	a = pskd_xstrndup(s, (size_t)(dash - s));
+	opt.from = pskd_optnum("--range", a, 0, UINT64_MAX, 0);
+	opt.to = pskd_optnum("--range", dash + 1, 0, UINT64_MAX, 0);
+	free(a);
+	if (opt.from > opt.to) {
+		pskd_warnx("--range: '%s' ends before it starts", s);
+		pskd_usage_error(NULL);
 	}
+	opt.range = 1;
 }
 
-/* One call of the decoder with as much output room as the buffer has. */
-static size_t
-zstd_step(struct pskd_reader *r, ZSTD_inBuffer *ib, size_t *made)
-{
-	ZSTD_outBuffer ob;
-	size_t ret;
-
-	ob.size = out_room();
-	ob.dst = out.buf + out.len;
-	ob.pos = 0;
-	ret = ZSTD_decompressStream(zd, &ob, ib);
-	out_added(ob.pos);
-	if (ZSTD_isError(ret))
-		zstd_error(r->name, ret, r->offset + ib->pos);
-	*made = ob.pos;
-	return ret;
-}
-
+/* Move in to file offset to: a seek when the file allows it. */
 static void
-unzstd(struct pskd_reader *r)
+seek_to(struct unz_in *in, uint64_t to)
 {
-	ZSTD_inBuffer ib;
+	struct pskd_reader *r = &in->r;
 	const unsigned char *p;
-	size_t ret = 0, made;
 	ssize_t got;
 
-	if (zd == NULL) {
-		if ((zd = ZSTD_createDCtx()) == NULL)
-			pskd_errx(PSKD_EXIT_DATA, "out of memory");
-		/* Frames made with --long=31 are legal; allow their window. */
-		ZSTD_DCtx_setParameter(zd, ZSTD_d_windowLogMax,
-		    ZSTD_WINDOWLOG_MAX);
+	if (to - unz_offset(in) > r->end - r->pos &&
+	    lseek(r->fd, (off_t)to, SEEK_SET) != -1) {
+		r->pos = r->end = 0;
+		in->base = to - r->offset;
+		return;
 	}
-	ZSTD_DCtx_reset(zd, ZSTD_reset_session_only);
-	while ((got = pskd_reader_peek(r, 1, &p)) > 0) {
-		ib.src = p;
-		ib.size = (size_t)got;
-		ib.pos = 0;
-		while (ib.pos < ib.size)
-			ret = zstd_step(r, &ib, &made);
-		pskd_reader_skip(r, ib.pos);
-	}
-	if (got < 0)
-		fail("%s: %s", r->name, strerror(errno));
-	/*
-	 * At the end of input (ret is 0 after a whole frame), the decoder
-	 * may still hold output back if it ran out of room: drain it.
-	 */
-	ib.src = NULL;
-	ib.size = ib.pos = 0;
-	made = 1;
-	while (ret != 0 && made > 0)
-		ret = zstd_step(r, &ib, &made);
-	if (ret != 0)
-		fail("%s: truncated zstd frame", r->name);
-}
-
-static void
-gzip_error(const char *name, int ret)
-{
-	if (ret == Z_MEM_ERROR)
-		fail("%s: out of memory", name);
-	fail("%s: corrupt gzip data (%s)", name, zs.msg ? zs.msg :
-	    "unknown error");
-}
-
-static void
-ungzip(struct pskd_reader *r)
-{
-	const unsigned char *p;
-	size_t room;
-	ssize_t got;
-	int ret, ended = 0;
-
-	if (!zs_ready) {
-		if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
-			pskd_errx(PSKD_EXIT_DATA, "out of memory");
-		zs_ready = 1;
-	} else
-		inflateReset(&zs);
-	for (;;) {
-		got = pskd_reader_peek(r, ended ? 2 : 1, &p);
+	while (unz_offset(in) < to) {
+		got = pskd_reader_peek(r, 1, &p);
 		if (got < 0)
-			fail("%s: %s", r->name, strerror(errno));
+			unz_fail(&out, "%s: %s", r->name, strerror(errno));
 		if (got == 0)
 			break;
-		if (ended) {
-			/* Another member, or trailing garbage. */
-			if (p[0] != 0x1f || (got > 1 && p[1] != 0x8b))
-				fail("%s: byte %llu: trailing garbage after "
-				    "gzip data", r->name,
-				    (unsigned long long)r->offset);
-			inflateReset(&zs);
-			ended = 0;
-		}
-		zs.next_in = (unsigned char *)p;
-		zs.avail_in = got > UINT32_MAX ? UINT32_MAX : (uInt)got;
-		/*
-		 * Go on while input remains or the output filled up: inflate
-		 * may hold decoded bytes back when it runs out of room.
-		 */
-		do {
-			room = out_room();
-			zs.next_out = out.buf + out.len;
-			zs.avail_out = room > UINT32_MAX ? UINT32_MAX :
-			    (uInt)room;
-			ret = inflate(&zs, Z_NO_FLUSH);
-			out_added(room - zs.avail_out);
-			if (ret == Z_STREAM_END)
-				ended = 1;
-			else if (ret != Z_OK && ret != Z_BUF_ERROR)
-				gzip_error(r->name, ret);
-		} while (!ended && (zs.avail_in > 0 || zs.avail_out == 0));
-		pskd_reader_skip(r, (size_t)got - zs.avail_in);
+		pskd_reader_skip(r, to - unz_offset(in) < (uint64_t)got ?
+		    (size_t)(to - unz_offset(in)) : (size_t)got);
 	}
-	if (!ended)
-		fail("%s: truncated gzip member", r->name);
 }
 
-static void
-copy(struct pskd_reader *r)
+/* Open path and find its format from its first bytes. */
+static enum unz_format
+open_input(struct unz_in *in, const char *path)
 {
 	const unsigned char *p;
 	ssize_t got;
 
-	while ((got = pskd_reader_peek(r, 1, &p)) > 0) {
-		pskd_writer_write(&out, p, (size_t)got);
-		pskd_reader_skip(r, (size_t)got);
-		if (out.error) {
-			errno = out.error;
-			pskd_err(PSKD_EXIT_DATA, "%s", out.name);
-		}
-	}
+	memset(in, 0, sizeof(*in));
+	if (pskd_reader_open(&in->r, path) == -1)
+		unz_fail(&out, "%s: %s", path, strerror(errno));
+	out.inname = in->r.name;
+	got = pskd_reader_peek(&in->r, 6, &p);
 	if (got < 0)
-		fail("%s: %s", r->name, strerror(errno));
+		unz_fail(&out, "%s: %s", in->r.name, strerror(errno));
+	return unz_sniff(p, (size_t)got, opt.force);
 }
 
 static void
-unzst(const char *path, int force)
+decode(struct unz_in *in, enum unz_format f)
 {
-	struct pskd_reader r;
-	const unsigned char *p;
-	ssize_t got;
-
-	if (pskd_reader_open(&r, path) == -1)
-		fail("%s: %s", path, strerror(errno));
-	got = pskd_reader_peek(&r, 4, &p);
-	if (got < 0)
-		fail("%s: %s", r.name, strerror(errno));
-	switch (sniff(p, (size_t)got, force)) {
-	case FMT_EMPTY:
+	switch (f) {
+	case UNZ_EMPTY:
 		break;
-	case FMT_ZSTD:
-		unzstd(&r);
+	case UNZ_ZSTD:
+		unz_zstd(in, &out);
 		break;
-	case FMT_GZIP:
-		ungzip(&r);
+	case UNZ_GZIP:
+		unz_gzip(in, &out);
 		break;
-	case FMT_OTHER:
-		if (!force)
-			fail("%s: not in zstd or gzip format", r.name);
-		copy(&r);
+	case UNZ_XZ:
+		unz_xz(in, &out);
+		break;
+	case UNZ_BZIP2:
+		unz_bzip2(in, &out);
+		break;
+	case UNZ_OTHER:
+		if (!opt.force)
+			unz_fail(&out, "%s: not in zstd, gzip, xz or bzip2 "
+			    "format", in->r.name);
+		unz_copy(in, &out);
 		break;
 	}
-	pskd_reader_close(&r);
+}
+
+static void
+unzst(const char *path)
+{
+	struct unz_in in;
+	enum unz_format f;
+
+	f = open_input(&in, path);
+	if (opt.range) {
+		seek_to(&in, opt.from);
+		/* The format of the piece there, once past the file's start. */
+		if (opt.from > 0 && f != UNZ_OTHER && f != UNZ_EMPTY) {
+			const unsigned char *p;
+			ssize_t got = pskd_reader_peek(&in.r, 6, &p);
+
+			if (got < 0)
+				unz_fail(&out, "%s: %s", in.r.name,
+				    strerror(errno));
+			if (got > 0 && unz_sniff(p, (size_t)got, 1) != f)
+				unz_fail(&out, "%s: --range: byte %llu is not "
+				    "the start of a %s piece", in.r.name,
+				    (unsigned long long)opt.from,
+				    unz_format_name(f));
+		}
+	}
+	decode(&in, f);
+	pskd_reader_close(&in.r);
+}
+
+/*
+ * -s N: the piece ends of the file, then N ranges of about equal size,
+ * each from one piece end to another (any byte for a plain file).
+ */
+static void
+split(const char *path)
+{
+	struct unz_in in;
+	struct stat st;
+	enum unz_format f;
+	uint64_t size, from = 0, to, want;
+	size_t i, k = 0;
+
+	f = open_input(&in, path);
+	if (fstat(in.r.fd, &st) == -1 || !S_ISREG(st.st_mode))
+		unz_fail(&out, "%s: --split needs a regular file",
+		    in.r.name);
+	size = (uint64_t)st.st_size;
+	out.pieces = pskd_xreallocarray(NULL, 64, sizeof(*out.pieces));
+	out.piecescap = 64;
+	if (f == UNZ_ZSTD)
+		unz_zstd_pieces(in.r.fd, in.r.name, &out);
+	else if (f == UNZ_XZ)
+		unz_xz_pieces(in.r.fd, in.r.name, size, &out);
+	else if (f != UNZ_OTHER || !opt.force)
+		decode(&in, f);
+	pskd_reader_close(&in.r);
+	for (i = 1; i <= opt.split; i++) {
+		/* i/N of the way: size/N*i + size%N*i/N does not overflow. */
+		want = size / opt.split * i + size % opt.split * i / opt.split;
+		if (f == UNZ_OTHER)
+			to = want;
+		else {
+			while (k < out.npieces && out.pieces[k] < want)
+				k++;
+			to = k < out.npieces ? out.pieces[k] : size;
+		}
+		if (i == opt.split)
+			to = size;
+		printf("%llu-%llu\n", (unsigned long long)from,
+		    (unsigned long long)to);
+		from = to;
+	}
+	if (fflush(stdout) == EOF || ferror(stdout))
+		pskd_err(PSKD_EXIT_DATA, "<stdout>");
 }
 
 int
@@ -298,32 +221,80 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "force", no_argument, NULL, 'f' },
+		{ "memory", required_argument, NULL, 'm' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "range", required_argument, NULL, 'r' },
+		{ "split", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c, force = 0, i;
+	struct pskd_outfile of;
+	int c, i;
 
-	pskd_setprogname(argv[0]);
-	while ((c = getopt_long(argc, argv, "f", longopts, NULL)) != -1) {
+	pskd_init(argv, usage_text);
+	while ((c = getopt_long(argc, argv, "fm:o:r:s:", longopts,
+	    NULL)) != -1) {
 		switch (c) {
-		case 'f': force = 1; break;
+		case 'f': opt.force = 1; break;
+		case 'm':
+			opt.memory = pskd_optnum("-m", optarg, 1, SIZE_MAX / 2,
+			    PSKD_NUM_SIZE);
+			break;
+		case 'o': opt.output = optarg; break;
+		case 'r': parse_range(optarg); break;
+		case 's':
+			opt.split = pskd_optnum("-s", optarg, 1, 1000000, 0);
+			break;
 		case 'h': usage(); break;
 		case 'V': puts("pskd-unzst " PSKD_VERSION); return 0;
-		default: pskd_usage_error(usage_text);
+		default: pskd_usage_error(NULL);
 		}
 	}
 	argc -= optind;
 	argv += optind;
+	if ((opt.range || opt.split) && argc != 1) {
+		pskd_warnx("%s takes one file", opt.range ? "-r" : "-s");
+		pskd_usage_error(NULL);
+	}
+	if (opt.split && (opt.range || opt.output)) {
+		pskd_warnx("-s prints ranges: no -r or -o with it");
+		pskd_usage_error(NULL);
+	}
 
-	pskd_writer_init(&out, 1, "<stdout>");
+	if (opt.split) {
+		unz_out_init(&out, -1, "<stdout>", PSKD_BUFSIZE);
+		split(argv[0]);
+		unz_out_free(&out);
+		return 0;
+	}
+	if (opt.output != NULL) {
+		if (pskd_outfile_open(&of, opt.output) == -1)
+			pskd_err(PSKD_EXIT_DATA, "%s", opt.output);
+		unz_out_init(&out, of.fd, opt.output, (size_t)opt.memory);
+		out.atomic = 1;
+	} else
+		unz_out_init(&out, 1, "<stdout>", (size_t)opt.memory);
+	pskd_pipe_grow(out.fd);
+	if (opt.range) {
+		out.end = opt.to;
+		out.phase = opt.from == opt.to ? UNZ_DONE :
+		    opt.from == 0 ? UNZ_BODY : UNZ_SKIP;
+	}
 	if (argc == 0)
-		unzst(NULL, force);
+		unzst(NULL);
 	for (i = 0; i < argc; i++)
-		unzst(argv[i], force);
-	pskd_writer_finish(&out);
-	ZSTD_freeDCtx(zd);
-	if (zs_ready)
-		inflateEnd(&zs);
+		unzst(argv[i]);
+	unz_commit(&out, 0);
+	if (opt.output != NULL) {
+		if (pskd_outfile_commit(&of) == -1)
+			pskd_err(PSKD_EXIT_DATA, "%s", opt.output);
+	} else if (close(1) == -1)
+		pskd_err(PSKD_EXIT_DATA, "<stdout>");
+	unz_out_free(&out);
+	unz_zstd_free();
+	unz_gzip_free();
+	unz_xz_free();
+	unz_bzip2_free();
 	return 0;
 }

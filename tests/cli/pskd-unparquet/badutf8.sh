@@ -1,0 +1,1 @@
+cd "$TESTDIR/data" && pskd-unparquet -c id,lang badutf8.parquet

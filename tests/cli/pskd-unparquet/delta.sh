@@ -1,0 +1,1 @@
+pskd-unparquet -n 5 "$TESTDIR/data/delta.parquet"

@@ -1,0 +1,1 @@
+pskd-unparquet "$TESTDIR/data/docs.parquet" > /dev/full

@@ -1,0 +1,4 @@
+pskd-unparquet -c id,,text 2> err
+s=$?
+head -n 1 err >&2
+exit $s

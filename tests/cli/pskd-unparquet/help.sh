@@ -1,0 +1,1 @@
+pskd-unparquet --help > out && head -n 1 out

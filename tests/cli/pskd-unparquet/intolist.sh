@@ -1,0 +1,1 @@
+cd "$TESTDIR/data" && pskd-unparquet -c l.list nested.parquet

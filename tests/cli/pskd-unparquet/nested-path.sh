@@ -1,0 +1,1 @@
+pskd-unparquet -c s.b.c,id,m "$TESTDIR/data/nested.parquet"

@@ -1,0 +1,1 @@
+pskd-unparquet "$TESTDIR/data/nested.parquet"

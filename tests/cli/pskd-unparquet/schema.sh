@@ -1,0 +1,1 @@
+cd "$TESTDIR/data" && pskd-unparquet --schema flat.parquet nested.parquet

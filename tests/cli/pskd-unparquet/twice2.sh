@@ -1,0 +1,1 @@
+cd "$TESTDIR/data" && pskd-unparquet -c s,s.a nested.parquet

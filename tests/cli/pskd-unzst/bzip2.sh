@@ -1,0 +1,1 @@
+pskd-unzst < "$TESTDIR/data/docs.jsonl.bz2"

@@ -1,0 +1,1 @@
+{ cat "$TESTDIR/data/docs.jsonl.bz2"; printf "junk"; } | pskd-unzst

@@ -1,0 +1,1 @@
+cat "$TESTDIR/data/docs.jsonl.zst" | pskd-unzst -s 2 -

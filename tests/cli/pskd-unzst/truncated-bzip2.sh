@@ -1,0 +1,1 @@
+head -c 100 "$TESTDIR/data/docs.jsonl.bz2" | pskd-unzst
