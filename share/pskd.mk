@@ -47,8 +47,9 @@
 #                   fetch-NAME map-PIECE pairs-PART cluster apply-NAME
 #                   tok-NAME pack
 #
-# Pieces: with PIECES=N each shard is read as N pieces cut at line
-# boundaries, each mapped as a shard of its own, numbered in list order,
+# Pieces: with PIECES=N each shard is read as N pieces (pskd_read, below:
+# at frames, row groups or lines), each mapped as a shard of its own,
+# numbered in list order,
 # then piece, so the verdicts are those of whole shards.  (A document
 # without an id is named by its line in the piece, not in the shard: the
 # same verdicts under other names.)
@@ -236,18 +237,24 @@ pskd_brt      = $(pskd_br) $(if $(THRESHOLD),-t $(THRESHOLD))
 pskd_tokflags = $(if $(ENC),-E $(ENC)) $(if $(TOKENIZER),-v $(TOKENIZER))
 
 # $(call pskd_read,FILE,K,N): the documents of piece K (from 0) of N of a
-# shard, cut at line boundaries (split -n l/K/N), to the standard output.
-# A compressed shard is decompressed whole for each piece until pskd-unzst
-# can start at a frame; Parquet pieces wait for pskd-unparquet --row-groups.
+# shard, to the standard output.  Plain JSON Lines are cut at line
+# boundaries (split -n l/K/N); a compressed shard at its frames, members,
+# blocks or streams (pskd-unzst -s N, then -r for range K), so a piece
+# decodes only its own part; a Parquet shard by row groups (pskd-unparquet
+# -g K/N).  A compressed file with fewer pieces than N (plain zstd, gzip,
+# xz and bzip2 write one) is decompressed whole by every piece instead, and
+# cut at line boundaries like a plain file.
 pskd_read = case $1 in \
     *.parquet) if [ $3 = 1 ]; then pskd-unparquet $1; else \
-        echo "pskd.mk: $1: pieces of a Parquet shard need pskd-unparquet --row-groups" >&2; \
-        exit 1; fi ;; \
+        pskd-unparquet -g $$((10\#$2))/$3 $1; fi ;; \
     *.jsonl|*.json|*.ndjson) if [ $3 = 1 ]; then cat $1; else \
         split -n l/$$((10\#$2 + 1))/$3 $1; fi ;; \
     *) if [ $3 = 1 ]; then pskd-unzst $1; else \
-        t=$$(mktemp) && trap "rm -f $$t" EXIT && pskd-unzst $1 > $$t && \
-        split -n l/$$((10\#$2 + 1))/$3 $$t; fi ;; \
+        rs=$$(pskd-unzst -s $3 $1) && \
+        if [ "$$(printf '%s\n' "$$rs" | awk -F- '$$1 != $$2' | wc -l)" = $3 ]; then \
+            pskd-unzst -r "$$(printf '%s\n' "$$rs" | sed -n "$$((10\#$2 + 1))p")" $1; \
+        else t=$$(mktemp) && trap "rm -f $$t" EXIT && pskd-unzst $1 > $$t && \
+            split -n l/$$((10\#$2 + 1))/$3 $$t; fi; fi ;; \
     esac
 
 # $(call pskd_cmd_map,FILE,K,N,SEQ,PREFIX): signatures, then band keys in

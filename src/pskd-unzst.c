@@ -171,7 +171,9 @@ unzst(const char *path)
 
 /*
  * -s N: the piece ends of the file, then N ranges of about equal size,
- * each from one piece end to another (any byte for a plain file).
+ * each from one piece end to another (any byte for a plain file): range i
+ * ends at the piece end nearest to i/N of the file, so N pieces of about
+ * one size give N ranges of one piece each.
  */
 static void
 split(const char *path)
@@ -202,7 +204,13 @@ split(const char *path)
 		if (f == UNZ_OTHER)
 			to = want;
 		else {
-			while (k < out.npieces && out.pieces[k] < want)
+			/* The piece end nearest to want, past from. */
+			while (k < out.npieces && out.pieces[k] <= from)
+				k++;
+			while (k + 1 < out.npieces && out.pieces[k + 1] <= want)
+				k++;
+			if (k + 1 < out.npieces && out.pieces[k] < want &&
+			    want - out.pieces[k] > out.pieces[k + 1] - want)
 				k++;
 			to = k < out.npieces ? out.pieces[k] : size;
 		}

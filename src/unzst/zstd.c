@@ -192,6 +192,13 @@ unz_zstd_pieces(int fd, const char *name, struct unz_out *o)
 		/* The last byte must exist: else the frame is cut short. */
 		if (read_at(fd, name, o, b, 1, off - 1) == -1)
 			unz_fail(o, "%s: truncated zstd frame", name);
-		unz_piece_end(o, off);
+		/*
+		 * A skippable frame (pzstd's size hints) goes with the frame
+		 * after it: a range never ends between the two.
+		 */
+		if (h.frameType != ZSTD_skippableFrame)
+			unz_piece_end(o, off);
 	}
+	if (o->npieces == 0 || o->pieces[o->npieces - 1] != off)
+		unz_piece_end(o, off);
 }
