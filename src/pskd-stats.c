@@ -99,9 +99,23 @@ read_objects(struct pskd_reader *r, const char *label)
 		pskd_err(PSKD_EXIT_DATA, "%s", r->name);
 }
 
+/* The default label: the file's name up to its first dot; "-" for stdin. */
+static char *
+default_label(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base && base[1] != '\0' ? base + 1 : path;
+	if (base[0] == '.')
+		return pskd_xstrdup(base);
+	return pskd_xstrndup(base, strcspn(base, "."));
+}
+
 static void
 stats_input(const char *path, const char *label)
 {
+	char *name;
+
 	struct pskd_reader r;
 	struct stats s;
 	enum collect_kind kind = opt.c.kind;
@@ -117,7 +131,9 @@ stats_input(const char *path, const char *label)
 		return;
 	}
 	stats_init(&s, STATS_DOCUMENTS);
-	stats_set_label(&s, label ? label : path);
+	name = default_label(path);
+	stats_set_label(&s, label ? label : name);
+	free(name);
 	switch (kind) {
 	case COLLECT_DOCUMENTS:
 	case COLLECT_LINES:

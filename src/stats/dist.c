@@ -135,7 +135,11 @@ stats_dist_json(struct pskd_buf *b, const struct stats_dist *d)
 	mean = (double)d->sum / (double)d->count;
 	if (d->scale == STATS_PERCENT)
 		mean = (double)d->sum / ((double)d->count * 10000.0);
-	pskd_format_double(t, sizeof(t), mean);
+	/* Whole means without an exponent: 1500000, not 1.5e+06. */
+	if (mean < 1e15 && mean == (double)(uint64_t)mean)
+		snprintf(t, sizeof(t), "%.0f", mean);
+	else
+		pskd_format_double(t, sizeof(t), mean);
 	adds(b, ",\"mean\":");
 	pskd_buf_add(b, t, strlen(t));
 	adds(b, ",\"max\":");

@@ -319,8 +319,8 @@ walk(struct walk *wk, const struct pskd_header *h,
 		collect_progress(wk->r);
 	}
 	if (got > 0)
-		fail(wk, "E%d: truncated: %zu bytes after the last whole "
-		    "sample", PSKD_E_TRUNC, (size_t)got);
+		fail(wk, "E%d: truncated: %zu byte%s after the last whole "
+		    "sample", PSKD_E_TRUNC, (size_t)got, got == 1 ? "" : "s");
 	if (h->count != PSKD_COUNT_STREAM && wk->seen < h->count)
 		fail(wk, "E%d: truncated at sample %llu (%llu samples "
 		    "declared)", PSKD_E_TRUNC, (unsigned long long)wk->seen,

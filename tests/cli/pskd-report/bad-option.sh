@@ -1,0 +1,1 @@
+pskd-report -z m.json d

@@ -1,0 +1,1 @@
+pskd-report --help | head -1

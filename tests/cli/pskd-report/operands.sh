@@ -1,0 +1,1 @@
+pskd-report m.json

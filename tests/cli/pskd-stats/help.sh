@@ -1,0 +1,1 @@
+pskd-stats --help | head -1

@@ -1,0 +1,1 @@
+pskd-stats -m -l a -l b x y

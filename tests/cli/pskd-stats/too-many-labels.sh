@@ -1,0 +1,1 @@
+pskd-stats -l a -l b x
