@@ -55,21 +55,52 @@ nbins(enum stats_scale scale)
 	return scale == STATS_PERCENT ? STATS_PERCENT_BINS : STATS_LOG_BINS;
 }
 
-void
+/* a += b; nonzero when it overflows. */
+static int
+add(uint64_t *a, uint64_t b)
+{
+	return __builtin_add_overflow(*a, b, a);
+}
+
+int
 stats_dist_merge(struct stats_dist *d, const struct stats_dist *s)
 {
 	unsigned b;
+	int over = 0;
 
 	if (s->count == 0)
-		return;
+		return 0;
 	if (d->count == 0 || s->min < d->min)
 		d->min = s->min;
 	if (d->count == 0 || s->max > d->max)
 		d->max = s->max;
-	d->count += s->count;
-	d->sum += s->sum;
+	over |= add(&d->count, s->count);
+	over |= add(&d->sum, s->sum);
 	for (b = 0; b < nbins(d->scale); b++)
-		d->bin[b] += s->bin[b];
+		over |= add(&d->bin[b], s->bin[b]);
+	return over;
+}
+
+int
+stats_dist_check(const struct stats_dist *d)
+{
+	unsigned __int128 lo = 0, hi = 0;
+	unsigned b, first = STATS_BINS, last = 0;
+
+	for (b = 0; b < nbins(d->scale); b++) {
+		if (d->bin[b] == 0)
+			continue;
+		if (first == STATS_BINS)
+			first = b;
+		last = b;
+		lo += (unsigned __int128)d->bin[b] * stats_bin_lo(d->scale, b);
+		hi += (unsigned __int128)d->bin[b] * stats_bin_hi(d->scale, b);
+	}
+	if (d->count == 0)
+		return first == STATS_BINS && d->sum == 0 ? 0 : -1;
+	return first != STATS_BINS && stats_bin(d->scale, d->min) == first &&
+	    stats_bin(d->scale, d->max) == last && d->min <= d->max &&
+	    d->sum >= lo && d->sum <= hi ? 0 : -1;
 }
 
 void
@@ -252,9 +283,8 @@ stats_dist_parse(struct stats_dist *d, const struct jv *v,
 		total += n;
 		next = b + 1;
 	}
-	if (total != d->count || d->bin[stats_bin(scale, d->min)] == 0 ||
-	    d->bin[stats_bin(scale, d->max)] == 0)
+	if (total != d->count || stats_dist_check(d) == -1)
 		return bad(err, errsize, "a histogram that does not add up to "
-		    "its count, min and max");
+		    "its count, sum, min and max");
 	return 0;
 }

@@ -109,28 +109,41 @@ differ(char *err, size_t errsize, const char *what, uint64_t a, uint64_t b)
 	return -1;
 }
 
+/* a += b; nonzero when it overflows. */
+static int
+add(uint64_t *a, uint64_t b)
+{
+	return __builtin_add_overflow(*a, b, a);
+}
+
 /* The documents of b's token stream after a's: a tail meets a head. */
-static void
+static int
 merge_token_docs(struct stats *a, const struct stats *b)
 {
+	uint64_t joined = a->tail;
+	int over = 0;
+
 	if (a->neot == 0) {
-		a->head += b->head;
+		over |= add(&a->head, b->head);
 		a->tail = b->tail;
 		a->inner = b->inner;
 	} else if (b->neot == 0) {
-		a->tail += b->head;
+		over |= add(&a->tail, b->head);
 	} else {
-		stats_dist_add(&a->inner, a->tail + b->head);
-		stats_dist_merge(&a->inner, &b->inner);
+		over |= add(&joined, b->head);
+		stats_dist_add(&a->inner, joined);
+		over |= a->inner.count == 0 || a->inner.sum < joined;
+		over |= stats_dist_merge(&a->inner, &b->inner);
 		a->tail = b->tail;
 	}
-	a->neot += b->neot;
+	return over | add(&a->neot, b->neot);
 }
 
 int
 stats_merge(struct stats *a, const struct stats *b, char *err, size_t errsize)
 {
 	size_t i;
+	int over = 0;
 
 	if (a->kind != b->kind) {
 		snprintf(err, errsize, "cannot merge %s into %s",
@@ -139,14 +152,14 @@ stats_merge(struct stats *a, const struct stats *b, char *err, size_t errsize)
 	}
 	switch (a->kind) {
 	case STATS_DOCUMENTS:
-		stats_dist_merge(&a->text_bytes, &b->text_bytes);
-		stats_dist_merge(&a->text_chars, &b->text_chars);
+		over |= stats_dist_merge(&a->text_bytes, &b->text_bytes);
+		over |= stats_dist_merge(&a->text_chars, &b->text_chars);
 		break;
 	case STATS_VERDICTS:
-		a->keep += b->keep;
-		a->empty += b->empty;
-		a->neardup += b->neardup;
-		stats_dist_merge(&a->est, &b->est);
+		over |= add(&a->keep, b->keep);
+		over |= add(&a->empty, b->empty);
+		over |= add(&a->neardup, b->neardup);
+		over |= stats_dist_merge(&a->est, &b->est);
 		break;
 	case STATS_SHINGLES:
 	case STATS_SIGNATURES:
@@ -159,8 +172,8 @@ stats_merge(struct stats *a, const struct stats *b, char *err, size_t errsize)
 			    "streams' parameters differ");
 			return -1;
 		}
-		stats_dist_merge(&a->line_bytes, &b->line_bytes);
-		stats_dist_merge(&a->values, &b->values);
+		over |= stats_dist_merge(&a->line_bytes, &b->line_bytes);
+		over |= stats_dist_merge(&a->values, &b->values);
 		break;
 	case STATS_TOKENS:
 		if (a->vocab != b->vocab)
@@ -169,10 +182,10 @@ stats_merge(struct stats *a, const struct stats *b, char *err, size_t errsize)
 		if (a->eot != b->eot)
 			return differ(err, errsize, "end-of-text id", a->eot,
 			    b->eot);
-		merge_token_docs(a, b);
+		over |= merge_token_docs(a, b);
 		if (a->ids != NULL && b->ids != NULL)
 			for (i = 0; i < a->vocab; i++)
-				a->ids[i] += b->ids[i];
+				over |= add(&a->ids[i], b->ids[i]);
 		break;
 	case STATS_WINDOWS:
 	case STATS_SAMPLES:
@@ -184,15 +197,21 @@ stats_merge(struct stats *a, const struct stats *b, char *err, size_t errsize)
 		if (a->eot != b->eot)
 			return differ(err, errsize, "end-of-text id", a->eot,
 			    b->eot);
-		a->samples += b->samples;
-		a->shifted += b->shifted;
-		stats_dist_merge(&a->eot_per_window, &b->eot_per_window);
+		over |= add(&a->samples, b->samples);
+		over |= add(&a->shifted, b->shifted);
+		over |= stats_dist_merge(&a->eot_per_window,
+		    &b->eot_per_window);
 		break;
 	default:
 		break;
 	}
-	a->n += b->n;
-	a->bytes += b->bytes;
+	over |= add(&a->n, b->n);
+	over |= add(&a->bytes, b->bytes);
+	if (over) {
+		snprintf(err, errsize, "cannot merge: a count would pass "
+		    "2^64-1");
+		return -1;
+	}
 	return 0;
 }
 
@@ -482,7 +501,7 @@ get_token_docs(struct in *in, struct stats *s)
 	struct stats_dist *d = &s->inner;
 	const struct jv *lo = jv_member(in->v, "inner_min");
 	const struct jv *hi = jv_member(in->v, "inner_max");
-	uint64_t edges[2];
+	uint64_t edges[2], total;
 	unsigned k, ne = 0;
 
 	getdist(in, "documents", d);
@@ -506,16 +525,18 @@ get_token_docs(struct in *in, struct stats *s)
 	}
 	if (d->count != (s->neot > 0 ? s->neot - 1 : 0))
 		return fail(in, "\"documents\" are not one more than \"eots\"");
+	total = d->sum;
+	if (add(&total, s->head) | add(&total, s->tail) |
+	    add(&total, s->neot) || total != s->n || s->eot >= s->vocab)
+		return fail(in, "\"documents\" do not add up to the tokens");
 	if (d->count == 0)
 		return lo && hi && lo->type == JV_NULL &&
 		    hi->type == JV_NULL ? 0 : fail(in, "inner_min or "
 		    "inner_max is not null");
 	if (jv_u64(lo, &d->min) == -1 || jv_u64(hi, &d->max) == -1 ||
-	    d->min > d->max)
-		return fail(in, "no inner_min or inner_max");
-	if (d->sum + s->head + s->tail + s->neot < d->sum ||
-	    d->sum + s->head + s->tail + s->neot != s->n)
-		return fail(in, "\"documents\" do not add up to the tokens");
+	    stats_dist_check(d) == -1)
+		return fail(in, "inner_min or inner_max does not fit the "
+		    "documents");
 	return 0;
 }
 
@@ -563,12 +584,16 @@ stats_parse(struct stats *s, const struct jv *v, char *err, size_t errsize)
 	case STATS_SIGNATURES:
 		s->n = getu(&in, "documents");
 		s->unit = strcmp(gets(&in, "unit"), "characters") == 0;
+		if (!s->unit && strcmp(gets(&in, "unit"), "words") != 0)
+			return fail(&in, "unit is not words or characters");
 		s->width = getu32(&in, "width");
 		s->norm = getu32(&in, "norm");
 		s->shingle_seed = getu(&in, "shingle_seed");
 		s->k = getu32(&in, "k");
 		s->family = strcmp(gets(&in, "family"), "classic") == 0 ? 1 :
 		    strcmp(gets(&in, "family"), "oph") == 0 ? 2 : 0;
+		if (s->family == 0 && strcmp(gets(&in, "family"), "none") != 0)
+			return fail(&in, "family is not none, classic or oph");
 		s->minhash_seed = getu(&in, "minhash_seed");
 		getdist(&in, "line_bytes", &s->line_bytes);
 		getdist(&in, "values", &s->values);

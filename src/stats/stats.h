@@ -53,8 +53,13 @@ stats_dist_add(struct stats_dist *d, uint64_t v)
 	d->bin[stats_bin(d->scale, v)]++;
 }
 
-/* Add the values of s to d. */
-void	stats_dist_merge(struct stats_dist *d, const struct stats_dist *s);
+/* Add the values of s to d; nonzero when a count or the sum overflows. */
+int	stats_dist_merge(struct stats_dist *d, const struct stats_dist *s);
+/*
+ * Whether min lies in the first bin that holds a value, max in the last,
+ * and the sum between the bins' smallest and largest sums: 0, or -1.
+ */
+int	stats_dist_check(const struct stats_dist *d);
 /*
  * Take out one value v that d holds: count, sum and bin (min and max are
  * the caller's to set).
