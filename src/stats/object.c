@@ -265,38 +265,69 @@ addpair(struct pskd_buf *b, int first, uint64_t id, uint64_t n)
 	pskd_buf_add(b, t, (size_t)len);
 }
 
+/* Is id i before id j in the top list: more frequent, or as frequent and smaller. */
+static int
+before(const uint64_t *ids, uint32_t i, uint32_t j)
+{
+	return ids[i] > ids[j] || (ids[i] == ids[j] && i < j);
+}
+
 static const uint64_t *sort_ids;
 
-/* Most frequent first, then the smaller id. */
 static int
 by_count(const void *x, const void *y)
 {
 	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
 
-	if (sort_ids[i] != sort_ids[j])
-		return sort_ids[i] > sort_ids[j] ? -1 : 1;
-	return i < j ? -1 : i > j;
+	return before(sort_ids, i, j) ? -1 : i != j;
+}
+
+/*
+ * The first k ids of the top list into order[], in order; returns how
+ * many.  A short list (the default 20) in one pass, each id put in place
+ * among those kept so far, most going past the last; a long one sorted.
+ */
+static size_t
+top_ids(const uint64_t *ids, uint64_t vocab, uint32_t *order, size_t k)
+{
+	size_t n = 0, j;
+	uint32_t i;
+
+	if (k > 64) {
+		for (i = 0; i < vocab; i++)
+			if (ids[i] != 0)
+				order[n++] = i;
+		sort_ids = ids;
+		qsort(order, n, sizeof(*order), by_count);
+		return n < k ? n : k;
+	}
+	for (i = 0; i < vocab && k > 0; i++) {
+		if (ids[i] == 0 || (n == k && !before(ids, i, order[n - 1])))
+			continue;
+		j = n < k ? n++ : n - 1;
+		for (; j > 0 && before(ids, i, order[j - 1]); j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	return n;
 }
 
 static void
 add_ids(struct pskd_buf *b, const struct stats *s, uint64_t top)
 {
 	uint32_t *order;
-	size_t i, n = 0;
+	size_t i, n, k;
 
 	if (s->ids == NULL) {
 		adds(b, ",\"top\":null,\"id_counts\":null");
 		return;
 	}
-	order = pskd_xreallocarray(NULL, s->vocab ? (size_t)s->vocab : 1,
+	k = top < s->vocab ? (size_t)top : (size_t)s->vocab;
+	order = pskd_xreallocarray(NULL, k > 64 ? (size_t)s->vocab : k ? k : 1,
 	    sizeof(*order));
-	for (i = 0; i < s->vocab; i++)
-		if (s->ids[i] != 0)
-			order[n++] = (uint32_t)i;
-	sort_ids = s->ids;
-	qsort(order, n, sizeof(*order), by_count);
+	n = top_ids(s->ids, s->vocab, order, k);
 	adds(b, ",\"top\":[");
-	for (i = 0; i < n && i < top; i++)
+	for (i = 0; i < n; i++)
 		addpair(b, i == 0, order[i], s->ids[order[i]]);
 	adds(b, "],\"id_counts\":[");
 	for (i = 0, n = 0; i < s->vocab; i++)
