@@ -184,7 +184,8 @@ report_load_dir(struct report *rp, const char *dir)
 		pskd_err(PSKD_EXIT_DATA, "%s", dir);
 	closedir(d);
 	/* In the order of their names, whatever the directory's order. */
-	qsort(names, n, sizeof(*names), by_name);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), by_name);
 	for (i = 0; i < n; i++) {
 		len = strlen(dir) + strlen(names[i]) + 2;
 		path = pskd_xmalloc(len);
