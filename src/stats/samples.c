@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_AVX2	1
 #endif
 
 #include "pskd.h"
@@ -30,7 +31,7 @@ struct walk {
 	uint64_t	 last;		/* tokens: one past the last eot */
 	uint64_t	 per;		/* windows: windows in a sample */
 	int		 single;	/* windows: one leaf of T+1 */
-	int		 simd;		/* the vector scan may run */
+	int		 avx2;		/* the vector scan may run */
 	void		(*eot)(struct walk *, uint64_t);	/* at one */
 	uint32_t	*cnt;		/* tokens: two tables of vocab counts */
 	uint64_t	 pending;	/* tokens counted there since a flush */
@@ -114,56 +115,62 @@ scan_scalar(struct walk *wk, const unsigned char *p, size_t n, uint64_t first)
 	return over;
 }
 
-#ifdef __SSE2__
+#ifdef HAVE_AVX2
 /*
- * The same sixteen bytes at a time for 1-, 2- and 4-byte tokens: a
- * compare with the end-of-text id, and an unsigned compare with the bound
- * (signed, after flipping the top bits), accumulated.  pick keeps one bit
- * of the byte mask per token.
+ * The same sixty-four bytes at a time for 1-, 2- and 4-byte tokens: a
+ * running unsigned maximum checked against the bound at the end (a bound
+ * of 2^(8w) is all ones, which no lane passes), and the end-of-text
+ * compares looked into only when one of them hit; pick keeps one bit of
+ * the byte mask per token.
  */
-#define SCAN16(SET, EQ, GT, T, TOP, PICK) do {				\
-	const __m128i sign = SET((T)(TOP)), ev = SET((T)eotv);		\
-	const __m128i lim = SET((T)(limv ^ (TOP)));			\
-	unsigned m;							\
+#define SCAN64(SET, EQ, MAX, T, PICK) do {				\
+	const __m256i ev = SET((T)eotv), lim = SET((T)limv);		\
+	__m256i x, y, mx = _mm256_setzero_si256();			\
+	uint64_t m;							\
 									\
-	for (; i + 16 <= nb; i += 16) {					\
-		x = _mm_loadu_si128((const __m128i *)(const void *)(p + i)); \
-		over = _mm_or_si128(over, GT(_mm_xor_si128(x, sign), lim)); \
-		m = (unsigned)_mm_movemask_epi8(EQ(x, ev)) & (PICK);	\
+	for (; i + 64 <= nb; i += 64) {					\
+		x = _mm256_loadu_si256((const void *)(p + i));		\
+		y = _mm256_loadu_si256((const void *)(p + i + 32));	\
+		mx = MAX(mx, MAX(x, y));				\
+		x = EQ(x, ev);						\
+		y = EQ(y, ev);						\
+		if (_mm256_testz_si256(_mm256_or_si256(x, y),		\
+		    _mm256_or_si256(x, y)))				\
+			continue;					\
+		m = ((uint64_t)(uint32_t)_mm256_movemask_epi8(y) << 32 |	\
+		    (uint32_t)_mm256_movemask_epi8(x)) & (PICK);	\
 		for (; m != 0; m &= m - 1)				\
 			wk->eot(wk, first + (i + (unsigned)		\
-			    __builtin_ctz(m)) / w);			\
+			    __builtin_ctzll(m)) / w);			\
 	}								\
+	x = EQ(MAX(mx, lim), lim);					\
+	over = (uint32_t)_mm256_movemask_epi8(x) != UINT32_MAX;		\
 } while (0)
 
-static int
-scan_sse2(struct walk *wk, const unsigned char *p, size_t n, uint64_t first)
+__attribute__((target("avx2"))) static int
+scan_avx2(struct walk *wk, const unsigned char *p, size_t n, uint64_t first)
 {
 	const unsigned w = wk->w;
-	const uint64_t bound = wk->leaf->bound;
-	/* A bound of 2^(8w) leaves no value out of it: no lane exceeds lim. */
-	const uint64_t limv = bound - 1;
-	const uint64_t eotv = wk->s->eot;
+	const uint64_t limv = wk->leaf->bound - 1, eotv = wk->s->eot;
 	const size_t nb = n * w;
-	__m128i x, over = _mm_setzero_si128();
 	size_t i = 0;
+	int over;
 
 	switch (w) {
 	case 1:
-		SCAN16(_mm_set1_epi8, _mm_cmpeq_epi8, _mm_cmpgt_epi8,
-		    char, 0x80u, 0xffff);
+		SCAN64(_mm256_set1_epi8, _mm256_cmpeq_epi8, _mm256_max_epu8,
+		    char, UINT64_MAX);
 		break;
 	case 2:
-		SCAN16(_mm_set1_epi16, _mm_cmpeq_epi16, _mm_cmpgt_epi16,
-		    short, 0x8000u, 0x5555);
+		SCAN64(_mm256_set1_epi16, _mm256_cmpeq_epi16,
+		    _mm256_max_epu16, short, 0x5555555555555555ULL);
 		break;
 	default:
-		SCAN16(_mm_set1_epi32, _mm_cmpeq_epi32, _mm_cmpgt_epi32,
-		    int, 0x80000000u, 0x1111);
+		SCAN64(_mm256_set1_epi32, _mm256_cmpeq_epi32,
+		    _mm256_max_epu32, int, 0x1111111111111111ULL);
 		break;
 	}
-	return (_mm_movemask_epi8(over) != 0) |
-	    scan_scalar(wk, p + i, n - i / w, first + i / w);
+	return over | scan_scalar(wk, p + i, n - i / w, first + i / w);
 }
 #endif
 
@@ -226,9 +233,9 @@ tokens(struct walk *wk, const unsigned char *p, size_t n, uint64_t first)
 
 	for (off = 0; off < n; off += m) {
 		m = n - off < PASS ? n - off : PASS;
-#ifdef __SSE2__
-		if (w < 8 && wk->simd)
-			over = scan_sse2(wk, p + off * w, m, first + off);
+#ifdef HAVE_AVX2
+		if (w < 8 && wk->avx2)
+			over = scan_avx2(wk, p + off * w, m, first + off);
 		else
 #endif
 			over = scan_scalar(wk, p + off * w, m, first + off);
@@ -394,7 +401,9 @@ collect_psk(struct pskd_reader *r, struct stats *s,
 	s->sample_size = t->sample_size;
 	if (got != COLLECT_TOKENS)
 		s->type = pskd_type_format(t, NULL, 0);
-	wk.simd = pskd_simd();
+#ifdef HAVE_AVX2
+	wk.avx2 = pskd_simd() && __builtin_cpu_supports("avx2");
+#endif
 	wk.eot = got == COLLECT_TOKENS ? eot_at : no_eot;
 	if (got != COLLECT_SAMPLES) {
 		wk.leaf = &t->leaves[0];
