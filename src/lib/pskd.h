@@ -7,7 +7,8 @@
  * or a struct pskd_error; they never exit.  The exceptions are named so: the
  * diagnostics of err.c that end a program (pskd_errx, pskd_err,
  * pskd_usage_error), the option parsers of num.c (pskd_optnum,
- * pskd_optreal: exit 2), pskd_refuse_tty and pskd_writer_finish (exit 1),
+ * pskd_optreal: exit 2), pskd_refuse_tty, pskd_writer_finish and
+ * pskd_output_open/close (exit 1),
  * and the pskd_x* allocators of mem.c (exit 1 when memory runs out) - each
  * meant for a program's main line, not for library code.
  *
@@ -65,6 +66,12 @@ _Noreturn void pskd_errx(int status, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 _Noreturn void pskd_err(int status, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/*
+ * "pskd-NAME: FILE:LINE: message" (line 0: "FILE: message") and exit 1: a
+ * data error, said where it is.
+ */
+_Noreturn void pskd_fail_at(const char *name, uint64_t line,
+	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Print "usage: USAGE" (NULL: the text given to pskd_init) and exit 2. */
 _Noreturn void pskd_usage_error(const char *usage);
 
@@ -211,6 +218,24 @@ struct pskd_outfile {
 int	pskd_outfile_open(struct pskd_outfile *o, const char *path);
 int	pskd_outfile_commit(struct pskd_outfile *o);	/* fsync, rename, fsync dir */
 void	pskd_outfile_abort(struct pskd_outfile *o);
+/*
+ * A program's output: -o FILE through a pskd_outfile, or standard output
+ * (path NULL or "-"; a binary stream refuses a terminal).  Program helpers:
+ * both print the error and exit 1 on failure.  pskd_output_close flushes
+ * the writer w over o->fd, frees its buffer and commits the file (or
+ * closes standard output, checking it).
+ */
+struct pskd_writer;
+
+struct pskd_output {
+	struct pskd_outfile of;
+	int		 fd;
+	const char	*name;		/* the path or "<stdout>" */
+	int		 file;
+};
+
+void	pskd_output_open(struct pskd_output *o, const char *path, int binary);
+void	pskd_output_close(struct pskd_output *o, struct pskd_writer *w);
 /* Remove the ".NAME.tmp.PID" temporaries of path whose PID is not running. */
 void	pskd_tmp_sweep(const char *path);
 /* fsync the directory holding path (after a rename). */
@@ -560,6 +585,12 @@ uint64_t pskd_leaf_idx(const struct pskd_leaf *l, const unsigned char *sample,
 	    uint64_t i);
 double	pskd_leaf_real(const struct pskd_leaf *l, const unsigned char *sample,
 	    uint64_t i);
+/*
+ * The first of n idx elements of width w (1, 2, 4, 8) at p, back to back,
+ * that is >= bound; n when there is none.  Vector code where it can.
+ */
+uint64_t pskd_idx_over(const unsigned char *p, uint64_t n, unsigned w,
+	    uint64_t bound);
 /*
  * Check every idx element of a sample against its bound and every real
  * element is representable; returns 0 or -1 with e set (E9004, naming the
