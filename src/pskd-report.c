@@ -3,6 +3,7 @@
  * pskd-stats objects to a self-contained HTML page with SVG charts and a
  * table, and the same numbers as JSON.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,21 +54,18 @@ json_name(const char *html)
 	return s;
 }
 
-/* b to a temporary beside path, renamed into place by commit(). */
+/* Open path (NULL: standard output) and write all of b there. */
 static void
-write_tmp(struct pskd_outfile *o, const char *path, const struct pskd_buf *b)
+write_out(struct pskd_output *o, struct pskd_writer *w, const char *path,
+    const struct pskd_buf *b)
 {
-	if (pskd_outfile_open(o, path) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", path);
-	if (pskd_write_all(o->fd, b->p, b->len) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", path);
-}
-
-static void
-commit(struct pskd_outfile *o, const char *path)
-{
-	if (pskd_outfile_commit(o) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	pskd_output_open(o, path, 0);
+	pskd_writer_init(w, o->fd, o->name);
+	pskd_writer_write(w, b->p, b->len);
+	if (pskd_writer_flush(w) == -1) {
+		errno = w->error;
+		pskd_err(PSKD_EXIT_DATA, "%s", o->name);
+	}
 }
 
 int
@@ -83,8 +81,8 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct pskd_buf html = { NULL, 0, 0 }, json = { NULL, 0, 0 };
-	struct pskd_outfile jo, ho;
-	struct pskd_writer out;
+	struct pskd_output jo, ho;
+	struct pskd_writer jw, hw;
 	struct report rp;
 	char *jpath = NULL;
 	int c;
@@ -123,18 +121,11 @@ main(int argc, char **argv)
 		jpath = json_name(opt.html);
 	/* Both written before either is renamed into place. */
 	if (jpath != NULL)
-		write_tmp(&jo, jpath, &json);
-	if (opt.html != NULL)
-		write_tmp(&ho, opt.html, &html);
+		write_out(&jo, &jw, jpath, &json);
+	write_out(&ho, &hw, opt.html, &html);
 	if (jpath != NULL)
-		commit(&jo, jpath);
-	if (opt.html != NULL) {
-		commit(&ho, opt.html);
-	} else {
-		pskd_writer_init(&out, 1, "<stdout>");
-		pskd_writer_write(&out, html.p, html.len);
-		pskd_writer_finish(&out);
-	}
+		pskd_output_close(&jo, &jw);
+	pskd_output_close(&ho, &hw);
 	free(jpath);
 	return 0;
 }

@@ -89,8 +89,7 @@ read_objects(struct pskd_reader *r, const char *label)
 
 	while ((rc = pskd_reader_line(r, &line, &len)) == 1) {
 		if (stats_read(&s, line, len, err, sizeof(err)) == -1)
-			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", r->name,
-			    (unsigned long long)r->lineno, err);
+			pskd_fail_at(r->name, r->lineno, "%s", err);
 		if (label != NULL)
 			stats_set_label(&s, label);
 		emit(&s, r->name);

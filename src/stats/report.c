@@ -64,8 +64,7 @@ report_load_manifest(struct report *rp, const char *path)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
 	pskd_manifest_init(&m);
 	if (pskd_manifest_parse(&m, b.p, b.len, err, sizeof(err), &line) == -1)
-		pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", path,
-		    (unsigned long long)line, err);
+		pskd_fail_at(path, line, "%s", err);
 	rp->nshards = m.n;
 	rp->shards = pskd_xcalloc(m.n ? m.n : 1, sizeof(*rp->shards));
 	for (i = 0; i < m.n; i++)

@@ -6,11 +6,9 @@
  * checked against its bound.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define HAVE_AVX2	1
@@ -32,26 +30,10 @@ struct walk {
 	uint64_t	 per;		/* windows: windows in a sample */
 	int		 single;	/* windows: one leaf of T+1 */
 	int		 avx2;		/* the vector scan may run */
-	void		(*eot)(struct walk *, uint64_t);	/* at one */
+	const struct pskd_type *type;
 	uint32_t	*cnt;		/* tokens: two tables of vocab counts */
 	uint64_t	 pending;	/* tokens counted there since a flush */
 };
-
-static _Noreturn void
-fail(const struct walk *wk, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static _Noreturn void
-fail(const struct walk *wk, const char *fmt, ...)
-{
-	char msg[600];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pskd_errx(PSKD_EXIT_DATA, "%s: %s", wk->r->name, msg);
-}
 
 static inline uint64_t
 token(const unsigned char *p, unsigned w)
@@ -61,23 +43,20 @@ token(const unsigned char *p, unsigned w)
 }
 
 /* Refuse the first of n tokens at p at or above the bound. */
-static void
+static _Noreturn void
 bound_fail(const struct walk *wk, const unsigned char *p, size_t n,
     uint64_t first)
 {
-	uint64_t v;
-	size_t i;
+	uint64_t i = pskd_idx_over(p, n, wk->w, wk->leaf->bound);
 
-	for (i = 0; i < n; i++)
-		if ((v = token(p + i * wk->w, wk->w)) >= wk->leaf->bound)
-			fail(wk, "E%d: token %llu: %llu out of bound idx[%llu]",
-			    PSKD_E_VALUE, (unsigned long long)(first + i),
-			    (unsigned long long)v,
-			    (unsigned long long)wk->leaf->bound);
+	pskd_fail_at(wk->r->name, 0, "E%d: token %llu: %llu out of bound "
+	    "idx[%llu]", PSKD_E_VALUE, (unsigned long long)(first + i),
+	    (unsigned long long)token(p + i * wk->w, wk->w),
+	    (unsigned long long)wk->leaf->bound);
 }
 
 /* Token number at is the end-of-text id: a document ends. */
-static void
+static inline void
 eot_at(struct walk *wk, uint64_t at)
 {
 	struct stats *s = wk->s;
@@ -110,7 +89,7 @@ scan_scalar(struct walk *wk, const unsigned char *p, size_t n, uint64_t first)
 		v = token(p + i * w, w);
 		over |= v >= bound;
 		if (v == eot)
-			wk->eot(wk, first + i);
+			eot_at(wk, first + i);
 	}
 	return over;
 }
@@ -140,7 +119,7 @@ scan_scalar(struct walk *wk, const unsigned char *p, size_t n, uint64_t first)
 		m = ((uint64_t)(uint32_t)_mm256_movemask_epi8(y) << 32 |	\
 		    (uint32_t)_mm256_movemask_epi8(x)) & (PICK);	\
 		for (; m != 0; m &= m - 1)				\
-			wk->eot(wk, first + (i + (unsigned)		\
+			eot_at(wk, first + (i + (unsigned)		\
 			    __builtin_ctzll(m)) / w);			\
 	}								\
 	x = EQ(MAX(mx, lim), lim);					\
@@ -221,13 +200,14 @@ count(struct walk *wk, const unsigned char *p, size_t n)
 }
 
 /*
- * n tokens at p, the first token number first: checked against the bound,
- * every end-of-text id to wk->eot, counted when the ids are.
+ * n tokens at p, pass by pass: checked against the bound, every
+ * end-of-text id to eot_at(), counted when the ids are.
  */
 static void
-tokens(struct walk *wk, const unsigned char *p, size_t n, uint64_t first)
+tokens_chunk(struct walk *wk, const unsigned char *p, size_t n)
 {
 	const unsigned w = wk->w;
+	const uint64_t first = wk->seen;
 	size_t off, m;
 	int over;
 
@@ -246,17 +226,18 @@ tokens(struct walk *wk, const unsigned char *p, size_t n, uint64_t first)
 	}
 }
 
+/* Every element of n samples at p in its bound (every real exact). */
 static void
-tokens_chunk(struct walk *wk, const unsigned char *p, size_t n)
+check_samples(struct walk *wk, const unsigned char *p, size_t n)
 {
-	tokens(wk, p, n, wk->seen);
-}
+	struct pskd_error e;
+	uint64_t bad;
 
-static void
-no_eot(struct walk *wk, uint64_t at)
-{
-	(void)wk;
-	(void)at;
+	if (pskd_samples_check(wk->type, p, n, &bad, &e) == 0)
+		return;
+	pskd_error_prefix(&e, "sample %llu",
+	    (unsigned long long)(wk->seen + bad));
+	pskd_fail_at(wk->r->name, 0, "%s", e.msg);
 }
 
 static void
@@ -270,7 +251,7 @@ windows_chunk(struct walk *wk, const unsigned char *p, size_t n)
 	uint64_t j, k, e;
 	size_t i;
 
-	tokens(wk, p, n * ss / w, wk->seen * (ss / w));
+	check_samples(wk, p, n);
 	for (i = 0; i < n; i++, p += ss) {
 		for (j = 0; j < wk->per; j++) {
 			if (wk->single) {
@@ -292,9 +273,7 @@ windows_chunk(struct walk *wk, const unsigned char *p, size_t n)
 static void
 samples_chunk(struct walk *wk, const unsigned char *p, size_t n)
 {
-	(void)wk;
-	(void)p;
-	(void)n;
+	check_samples(wk, p, n);
 }
 
 /*
@@ -318,20 +297,22 @@ walk(struct walk *wk, const struct pskd_header *h,
 		if (n == 0)
 			break;
 		if (h->count != PSKD_COUNT_STREAM && wk->seen + n > h->count)
-			fail(wk, "E%d: data after the last of %llu samples",
-			    PSKD_E_MAGIC, (unsigned long long)h->count);
+			pskd_fail_at(wk->r->name, 0, "E%d: data after the "
+			    "last of %llu samples", PSKD_E_MAGIC,
+			    (unsigned long long)h->count);
 		fn(wk, p, n);
 		pskd_reader_skip(wk->r, (size_t)(n * ss));
 		wk->seen += n;
 		collect_progress(wk->r);
 	}
 	if (got > 0)
-		fail(wk, "E%d: truncated: %zu byte%s after the last whole "
-		    "sample", PSKD_E_TRUNC, (size_t)got, got == 1 ? "" : "s");
+		pskd_fail_at(wk->r->name, 0, "E%d: truncated: %zu byte%s after "
+		    "the last whole sample", PSKD_E_TRUNC, (size_t)got,
+		    got == 1 ? "" : "s");
 	if (h->count != PSKD_COUNT_STREAM && wk->seen < h->count)
-		fail(wk, "E%d: truncated at sample %llu (%llu samples "
-		    "declared)", PSKD_E_TRUNC, (unsigned long long)wk->seen,
-		    (unsigned long long)h->count);
+		pskd_fail_at(wk->r->name, 0, "E%d: truncated at sample %llu "
+		    "(%llu samples declared)", PSKD_E_TRUNC,
+		    (unsigned long long)wk->seen, (unsigned long long)h->count);
 }
 
 static int
@@ -373,7 +354,6 @@ collect_psk(struct pskd_reader *r, struct stats *s,
 	struct pskd_header h;
 	struct pskd_error e;
 	struct walk wk;
-	struct stat st;
 	const struct pskd_type *t;
 	enum collect_kind got;
 	size_t d;
@@ -381,21 +361,18 @@ collect_psk(struct pskd_reader *r, struct stats *s,
 	memset(&wk, 0, sizeof(wk));
 	wk.r = r;
 	wk.s = s;
+	wk.type = &h.type;
 	if (pskd_header_read(&h, r, &e) == -1)
-		fail(&wk, "%s", e.msg);
+		pskd_fail_at(r->name, 0, "%s", e.msg);
 	t = &h.type;
-	if (h.count == PSKD_COUNT_STREAM && fstat(r->fd, &st) == 0 &&
-	    S_ISREG(st.st_mode))
-		fail(&wk, "E%d: unfinished stream: the count was never "
-		    "written (a writer did not finish)", PSKD_E_TRUNC);
 	if (t->params)
-		fail(&wk, "E%d: type %s gives no layout to read",
+		pskd_fail_at(r->name, 0, "E%d: type %s gives no layout to read",
 		    PSKD_E_TYPE, t->text);
 	got = is_tokens(t) ? COLLECT_TOKENS :
 	    is_windows(t, &wk.single) ? COLLECT_WINDOWS : COLLECT_SAMPLES;
 	if (want != COLLECT_SNIFF && want != COLLECT_SAMPLES && want != got)
-		fail(&wk, "E%d: not %s: type %s", PSKD_E_MISMATCH,
-		    kind_name(want), t->text);
+		pskd_fail_at(r->name, 0, "E%d: not %s: type %s",
+		    PSKD_E_MISMATCH, kind_name(want), t->text);
 	if (want == COLLECT_SAMPLES)
 		got = COLLECT_SAMPLES;
 	s->sample_size = t->sample_size;
@@ -404,15 +381,15 @@ collect_psk(struct pskd_reader *r, struct stats *s,
 #ifdef HAVE_AVX2
 	wk.avx2 = pskd_simd() && __builtin_cpu_supports("avx2");
 #endif
-	wk.eot = got == COLLECT_TOKENS ? eot_at : no_eot;
 	if (got != COLLECT_SAMPLES) {
 		wk.leaf = &t->leaves[0];
 		wk.w = wk.leaf->width;
 		s->vocab = wk.leaf->bound;
 		s->eot = o->eot_set ? o->eot : stats_default_eot(s->vocab);
 		if (s->eot >= s->vocab)
-			fail(&wk, "the end-of-text id %llu is out of bound "
-			    "idx[%llu]", (unsigned long long)s->eot,
+			pskd_fail_at(r->name, 0, "the end-of-text id %llu is "
+			    "out of bound idx[%llu]",
+			    (unsigned long long)s->eot,
 			    (unsigned long long)s->vocab);
 	}
 	switch (got) {

@@ -25,16 +25,6 @@ chars(const unsigned char *p, size_t n)
 	return n - cont;
 }
 
-static void
-fail_line(const struct pskd_reader *r, const char *msg, size_t off)
-{
-	if (off != (size_t)-1)
-		pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s at byte %zu", r->name,
-		    (unsigned long long)r->lineno, msg, off);
-	pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", r->name,
-	    (unsigned long long)r->lineno, msg);
-}
-
 void
 collect_documents(struct pskd_reader *r, struct stats *s,
     const struct collect_opts *o, int plain)
@@ -52,12 +42,14 @@ collect_documents(struct pskd_reader *r, struct stats *s,
 		if (plain) {
 			off = pskd_utf8_check(line, len);
 			if (off != len)
-				fail_line(r, "invalid UTF-8", off);
+				pskd_fail_at(r->name, r->lineno, "invalid UTF-8 "
+				    "at byte %zu", off);
 			text = line;
 			textlen = len;
 		} else {
 			if (pskd_doc_parse(&doc, line, len) == -1)
-				fail_line(r, doc.err, (size_t)-1);
+				pskd_fail_at(r->name, r->lineno, "%s",
+				    doc.err);
 			text = doc.text;
 			textlen = doc.textlen;
 		}
@@ -136,12 +128,13 @@ collect_verdicts(struct pskd_reader *r, struct stats *s)
 		if (n >= 2 && is(f[1], fl[1], "near_duplicate")) {
 			/* A tombstone line goes on with the document's line. */
 			if (n < 4)
-				fail_line(r, "near_duplicate without its "
-				    "match and estimate", (size_t)-1);
+				pskd_fail_at(r->name, r->lineno,
+				    "near_duplicate without its match and "
+				    "estimate");
 			if ((est = estimate(f[3], fl[3])) < 0)
-				fail_line(r, "the estimate is not a number "
-				    "from 0 to 1 with at most four decimals",
-				    (size_t)-1);
+				pskd_fail_at(r->name, r->lineno,
+				    "the estimate is not a number from 0 to 1 "
+				    "with at most four decimals");
 			stats_dist_add(&s->est, (uint64_t)est);
 			s->neardup++;
 		} else if (n == 2 && is(f[1], fl[1], "keep")) {
@@ -149,8 +142,8 @@ collect_verdicts(struct pskd_reader *r, struct stats *s)
 		} else if (n == 2 && is(f[1], fl[1], "empty")) {
 			s->empty++;
 		} else {
-			fail_line(r, "not a verdict (id, then keep, empty or "
-			    "near_duplicate)", (size_t)-1);
+			pskd_fail_at(r->name, r->lineno, "not a verdict (id, "
+			    "then keep, empty or near_duplicate)");
 		}
 		s->n++;
 		s->bytes += len + !r->noeol;

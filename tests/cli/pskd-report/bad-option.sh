@@ -1,1 +1,2 @@
-pskd-report -z m.json d
+. "$TESTDIR/../lib.sh"
+no_usage pskd-report -z m.json d

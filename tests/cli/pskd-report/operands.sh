@@ -1,1 +1,2 @@
-pskd-report m.json
+. "$TESTDIR/../lib.sh"
+no_usage pskd-report m.json

@@ -1,1 +1,2 @@
-pskd-stats -t foo
+. "$TESTDIR/../lib.sh"
+no_usage pskd-stats -t foo

@@ -1,1 +1,2 @@
-pskd-stats -z
+. "$TESTDIR/../lib.sh"
+no_usage pskd-stats -z

@@ -1,1 +1,2 @@
-pskd-stats -k x
+. "$TESTDIR/../lib.sh"
+no_usage pskd-stats -k x

@@ -1,1 +1,2 @@
-pskd-stats -m -l a -l b x y
+. "$TESTDIR/../lib.sh"
+no_usage pskd-stats -m -l a -l b x y

@@ -1,1 +1,2 @@
-pskd-stats -l a -l b x
+. "$TESTDIR/../lib.sh"
+no_usage pskd-stats -l a -l b x
