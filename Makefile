@@ -8,6 +8,8 @@
 .SUFFIXES:
 .SECONDARY:
 .DELETE_ON_ERROR:
+# The families' .mk files are included before `all` is defined.
+.DEFAULT_GOAL := all
 
 VERSION = 0.1.0
 
@@ -160,6 +162,7 @@ install: all
 	    s=$${m##*.}; mkdir -p $(DESTDIR)$(MANDIR)/man$$s; \
 	    cp $$m $(DESTDIR)$(MANDIR)/man$$s/; done
 	cp src/python/pskd.py $(DESTDIR)$(PYDIR)/
+	mkdir -p $(DESTDIR)$(DATADIR) && cp share/pskd.mk $(DESTDIR)$(DATADIR)/
 	if [ -d vocab ]; then mkdir -p $(DESTDIR)$(DATADIR) && \
 	    cp vocab/*.tiktoken $(DESTDIR)$(DATADIR)/ 2>/dev/null; true; fi
 
@@ -168,6 +171,7 @@ uninstall:
 	for m in $(MANPAGES); do \
 	    rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
 	rm -f $(DESTDIR)$(PYDIR)/pskd.py
+	rm -f $(DESTDIR)$(DATADIR)/pskd.mk
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:

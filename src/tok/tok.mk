@@ -3,9 +3,6 @@
 # from the installed utf8proc (src/gen/ucd.c -> build/gen/ucd.h).
 GENHDR += build/gen/ucd.h
 
-# Included before the Makefile's own rules: keep `all` the default goal.
-all:
-
 $(B)/pskd-tok: $(O)/libpskd-tok.a
 
 # The first build has no -MMD files yet: name the includers of ucd.h.
