@@ -1,5 +1,5 @@
 /*
- * pskd-report - a build on one page: the manifest and a folder of
+ * pskd-report - a build on one page: the manifests and a folder of
  * pskd-stats objects to a self-contained HTML page with SVG charts and a
  * table, and the same numbers as JSON.
  */
@@ -13,7 +13,7 @@
 #include "stats/report.h"
 
 static const char usage_text[] =
-    "pskd-report [-j file] [-o file] [-t title] [-w file] manifest dir";
+    "pskd-report [-j file] [-o file] [-t title] [-w file] manifest ... dir";
 
 static struct {
 	const char	*json;		/* -j */
@@ -102,13 +102,14 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc != 2)
+	if (argc < 2)
 		pskd_usage_error(NULL);
 
 	memset(&rp, 0, sizeof(rp));
 	rp.title = opt.title;
-	report_load_manifest(&rp, argv[0]);
-	report_load_dir(&rp, argv[1]);
+	for (c = 0; c < argc - 1; c++)
+		report_load_manifest(&rp, argv[c]);
+	report_load_dir(&rp, argv[argc - 1]);
 	if (opt.window != NULL)
 		report_load_window(&rp, opt.window);
 	report_merge_all(&rp);

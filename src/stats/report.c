@@ -65,10 +65,12 @@ report_load_manifest(struct report *rp, const char *path)
 	pskd_manifest_init(&m);
 	if (pskd_manifest_parse(&m, b.p, b.len, err, sizeof(err), &line) == -1)
 		pskd_fail_at(path, line, "%s", err);
-	rp->nshards = m.n;
-	rp->shards = pskd_xcalloc(m.n ? m.n : 1, sizeof(*rp->shards));
+	/* After the shards of the manifests read before. */
+	rp->shards = pskd_xreallocarray(rp->shards, rp->nshards + m.n + 1,
+	    sizeof(*rp->shards));
 	for (i = 0; i < m.n; i++)
-		load_shard(&rp->shards[i], &m.shards[i], path);
+		load_shard(&rp->shards[rp->nshards + i], &m.shards[i], path);
+	rp->nshards += m.n;
 	pskd_manifest_free(&m);
 	pskd_buf_free(&b);
 }
