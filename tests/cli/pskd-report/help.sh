@@ -1,1 +1,0 @@
-pskd-report --help | head -1

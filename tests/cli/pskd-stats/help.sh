@@ -1,1 +1,0 @@
-pskd-stats --help | head -1
