@@ -325,11 +325,19 @@ ifeq ($(DEDUP),index)
 # One index shared by all shards, in list order: a document is dropped only
 # as a near-duplicate of a kept one seen earlier, here or in an earlier
 # shard.  The index depends on every shard before it, so the step runs from
-# the first shard whenever one changes.
+# the first shard whenever one changes.  The index remembers what it was
+# given (pskd-lsh(1), INDEX): shards run again get the verdicts they had, so
+# it is kept while the shards it saw are, byte for byte, the first ones of
+# the list; a shard that changed, or a new order, needs a new index.
 $(KEPT): $(D)/kept/done ;
 $(D)/kept/done: $(VERIFIED) $(D)/lists/shards
-	rm -rf $(D)/index $(D)/kept
+	rm -rf $(D)/kept
 	mkdir -p $(D)/kept
+	while read -r s f; do sha256sum < $(D)/$$f; done < $(D)/lists/shards \
+	    > $(D)/kept/shards.sha256
+	[ -f $(D)/index.sha256 ] && n=$$(wc -l < $(D)/index.sha256) && \
+	    head -n "$$n" $(D)/kept/shards.sha256 | cmp -s - $(D)/index.sha256 || \
+	    rm -rf $(D)/index $(D)/index.sha256
 	while read -r s f; do \
 	    { $(call pskd_read,$(D)/$$f,0,1); } | \
 	    pskd-shingle $(pskd_field) $(SHINGLEFLAGS) | pskd-minhash $(MINHASHFLAGS) | \
@@ -337,6 +345,7 @@ $(D)/kept/done: $(VERIFIED) $(D)/lists/shards
 	        --dropped $(D)/kept/$$s.dropped > $(D)/kept/$$s.jsonl; \
 	    $(call pskd_finish,$$s,$${f##*/}); \
 	done < $(D)/lists/shards
+	mv $(D)/kept/shards.sha256 $(D)/index.sha256
 	touch $@
 else ifeq ($(DEDUP),mapreduce)
 # Kept lines, verdicts and tombstones of a shard: its pieces' in order.

@@ -3,8 +3,8 @@
  * candidates, a candidate is a near-duplicate only when its estimated
  * Jaccard similarity with a kept document reaches the threshold; the first
  * seen is kept.  Verdicts and tombstones go to files; the index can persist.
+ * Five modes (pskd-lsh(1)): online, and the four steps of map-reduce.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,33 +15,73 @@
 #include "dedup/frame.h"
 #include "dedup/lshindex.h"
 #include "dedup/lshmr.h"
+#include "dedup/outfile.h"
+#include "dedup/stats.h"
 
 static const char usage_text[] =
-    "pskd-lsh [-Pqv] [-b B] [-r R] [-t T] [-i dir] [-m size]\n"
+    "pskd-lsh [-Pqv] [-b B] [-r R] [-t T] [-i dir] [-m size] [-o file]\n"
     "                [--dropped file] [--verdicts file] [file ...]\n"
     "       pskd-lsh [-b B] [-r R] --map P -s shard -o prefix [file ...]\n"
     "       pskd-lsh --pairs\n"
     "       pskd-lsh [-q] [-b B] [-r R] [-t T] --cluster prefix ...\n"
-    "       pskd-lsh --apply verdicts [--dropped file] [file ...]";
+    "       pskd-lsh --apply verdicts [-o file] [--dropped file] [file ...]";
+
+enum mode { MODE_ONLINE, MODE_MAP, MODE_PAIRS, MODE_CLUSTER, MODE_APPLY };
+
+enum {
+	OPT_DROPPED = 256, OPT_VERDICTS, OPT_MAP, OPT_PAIRS, OPT_CLUSTER,
+	OPT_APPLY, OPT_HELP, OPT_VERSION
+};
 
 static struct {
-	uint32_t	 b, r;
-	double		 t;
-	const char	*dir;
-	uint64_t	 mem;
-	const char	*verdicts, *dropped;
-	int		 quiet, verbose;
-} opt = { 32, 4, 0.8, NULL, 1ULL << 30, NULL, NULL, 0, 0 };
+	enum mode	 mode;
+	uint32_t	 b;		/* -b */
+	const char	*dir;		/* -i */
+	uint64_t	 mem;		/* -m */
+	const char	*output;	/* -o: a file, or --map's prefix */
+	int		 quiet;		/* -q */
+	uint32_t	 r;		/* -r */
+	double		 t;		/* -t */
+	int		 verbose;	/* -v */
+	const char	*dropped;	/* --dropped */
+	const char	*verdicts;	/* --verdicts */
+	uint32_t	 parts;		/* --map */
+	uint32_t	 shard;		/* -s */
+	const char	*apply;		/* --apply */
+} opt = {
+	.mode = MODE_ONLINE,
+	.b = 32,
+	.mem = 1ULL << 30,
+	.r = 4,
+	.t = 0.8,
+};
 
 static struct pskd_lsh_index ix;
 static struct pskd_writer out, vw, dw;
 static struct pskd_frame_relay relay;	/* kept lines, from the reader's buffer */
-static struct pskd_outfile vf, df;
+static struct pskd_outfile of, vf, df;
 static uint32_t *keys;
 static unsigned char *sketch;
 static uint32_t need;		/* equal components for a near-duplicate */
-static uint64_t ndocs, nkept, ndup, nempty;
 static char err[512];
+
+/*
+ * The input being read: its counts, and with -i the index's record of it.
+ * An input whose first frame the index has seen as an input's first frame
+ * is run again: its documents are compared only with what was kept before
+ * them then (document numbers below limit), so they get the verdicts they
+ * had, and each keep must be the document the index holds.
+ */
+static struct input {
+	const char	*name;
+	struct pskd_lsh_stats n;
+	uint64_t	 key;		/* of its first frame */
+	uint32_t	 first;		/* the number its first keep gets */
+	const struct pskd_lsh_input *again;	/* run again: its record */
+	uint32_t	 limit;		/* candidates below this number */
+} in;
+static struct input *done;	/* the inputs read, for the statistics */
+static size_t ndone;
 
 static void
 usage(void)
@@ -51,7 +91,8 @@ usage(void)
 	    "  -i, --index DIR      a persistent index in DIR\n"
 	    "  -m, --memory SIZE    memory for new index entries before they "
 	    "go to DIR\n"
-	    "                       (default 1G; suffixes K, M, G)\n"
+	    "                       (default 1G; suffixes K, M, G, T)\n"
+	    "  -o, --output FILE    the kept lines to FILE (--map: a prefix)\n"
 	    "  -P, --progress       progress on stderr even if not a "
 	    "terminal\n"
 	    "  -q, --quiet          no statistics, no progress\n"
@@ -61,40 +102,15 @@ usage(void)
 	    "  -v, --verbose        index size in the statistics\n"
 	    "      --dropped FILE   the dropped lines with their verdicts\n"
 	    "      --verdicts FILE  one verdict a document\n"
-	    "      --map P          map: band keys to P partition files\n"
+	    "      --map P          map: band keys to P partition files,\n"
+	    "                       PREFIX.docs and PREFIX.keys-NNN\n"
 	    "  -s, --shard N        map: the shard's number\n"
-	    "  -o, --output PREFIX  map: PREFIX.docs, PREFIX.keys-NNN\n"
 	    "      --pairs          sorted key lines to candidate pairs\n"
 	    "      --cluster        pairs and PREFIX.docs to PREFIX.verdicts\n"
 	    "      --apply FILE     keep what the verdicts in FILE keep\n"
 	    "      --help           this text\n"
 	    "      --version        the version\n");
 	exit(0);
-}
-
-static uint64_t
-parse_num(const char *s, const char *name, int suffix)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (suffix && *end != '\0' && end[1] == '\0') {
-		int sh = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ?
-		    30 : -1;
-
-		if (sh > 0 && v < (1ULL << (64 - sh))) {
-			v <<= sh;
-			end++;
-		}
-	}
-	if (*s < '0' || *s > '9' || *end != '\0' || errno != 0 || v == 0 ||
-	    (!suffix && v > 65536)) {
-		pskd_warnx("%s: '%s' is not a valid number", name, s);
-		pskd_usage_error(usage_text);
-	}
-	return v;
 }
 
 static uint32_t
@@ -107,7 +123,10 @@ equal_bytes(const unsigned char *a, const unsigned char *b, uint32_t k)
 	return eq;
 }
 
-/* The best kept match of a signature: most equal components, then first. */
+/*
+ * The best kept match of a signature among the documents numbered below
+ * in.limit: most equal components, then first.
+ */
 static int
 best_match(uint32_t k, uint32_t *doc, uint32_t *eq)
 {
@@ -116,7 +135,7 @@ best_match(uint32_t k, uint32_t *doc, uint32_t *eq)
 	size_t i, ncand;
 
 	ncand = pskd_lsh_candidates(&ix, sketch, keys, &cand);
-	for (i = 0; i < ncand; i++) {
+	for (i = 0; i < ncand && cand[i] < in.limit; i++) {
 		e = equal_bytes(sketch, pskd_lsh_sketch(&ix, cand[i]), k);
 		if (e > best) {
 			best = e;
@@ -128,53 +147,96 @@ best_match(uint32_t k, uint32_t *doc, uint32_t *eq)
 	return best >= need;
 }
 
+/* The fields of a verdict: id, what, and for a match its id and estimate. */
+static void
+verdict_fields(struct pskd_writer *w, const struct pskd_frame *f,
+    const char *what, const unsigned char *mid, size_t mlen, const char *est)
+{
+	pskd_tsv_field(w, f->id, f->idlen);
+	pskd_writer_putc(w, '\t');
+	pskd_writer_puts(w, what);
+	if (mid != NULL) {
+		pskd_writer_putc(w, '\t');
+		pskd_tsv_field(w, mid, mlen);
+		pskd_writer_putc(w, '\t');
+		pskd_writer_puts(w, est);
+	}
+}
+
+/*
+ * A document's verdict to --verdicts, and if it is dropped to --dropped
+ * with its line; a kept one's line to the output.
+ */
 static void
 verdict(const struct pskd_frame *f, const char *what, uint32_t match,
     uint32_t eq, uint32_t k)
 {
-	const unsigned char *mid;
-	size_t mlen;
+	const unsigned char *mid = NULL;
+	size_t mlen = 0;
 	char est[32];
-	int dup = match != UINT32_MAX;
 
-	if (dup) {
+	if (match != UINT32_MAX) {
 		mid = pskd_lsh_id(&ix, match, &mlen);
 		snprintf(est, sizeof(est), "%.4f", (double)eq / k);
 	}
 	if (opt.verdicts) {
-		pskd_tsv_field(&vw, f->id, f->idlen);
-		pskd_writer_putc(&vw, '\t');
-		pskd_writer_puts(&vw, what);
-		if (dup) {
-			pskd_writer_putc(&vw, '\t');
-			pskd_tsv_field(&vw, mid, mlen);
-			pskd_writer_putc(&vw, '\t');
-			pskd_writer_puts(&vw, est);
-		}
+		verdict_fields(&vw, f, what, mid, mlen, est);
 		pskd_writer_putc(&vw, '\n');
 	}
-	if (dup && opt.dropped) {
-		pskd_tsv_field(&dw, f->id, f->idlen);
-		pskd_writer_puts(&dw, "\tnear_duplicate\t");
-		pskd_tsv_field(&dw, mid, mlen);
-		pskd_writer_putc(&dw, '\t');
-		pskd_writer_puts(&dw, est);
+	if (mid == NULL && !f->rejected) {
+		pskd_frame_relay_line(&relay, f->line, f->linelen);
+		return;
+	}
+	if (opt.dropped) {
+		verdict_fields(&dw, f, what, mid, mlen, est);
 		pskd_writer_putc(&dw, '\t');
 		pskd_writer_write(&dw, f->line, f->linelen);
 		pskd_writer_putc(&dw, '\n');
 	}
-	if (!dup)
-		pskd_frame_relay_line(&relay, f->line, f->linelen);
+}
+
+/* Running an input again: this frame must be as it was. */
+static _Noreturn void
+not_again(const struct pskd_frame_reader *fr)
+{
+	pskd_errx(PSKD_EXIT_DATA, "%s: frame %llu: not as in the input the "
+	    "index holds with the same first document (%s, run before): "
+	    "make the index again", fr->r.name,
+	    (unsigned long long)fr->nframes, in.again->name);
+}
+
+/* A keep of an input run again is the index's next document of it. */
+static void
+keep_again(const struct pskd_frame_reader *fr, const struct pskd_frame *f)
+{
+	const struct pskd_lsh_input *a = in.again;
+	const unsigned char *id;
+	size_t idlen;
+
+	if (in.limit - a->first >= a->kept)
+		not_again(fr);
+	id = pskd_lsh_id(&ix, in.limit, &idlen);
+	if (idlen != f->idlen || memcmp(id, f->id, idlen) != 0 ||
+	    memcmp(pskd_lsh_sketch(&ix, in.limit), sketch, ix.fp.k) != 0)
+		not_again(fr);
+	in.limit++;
 }
 
 static void
-one_document(const struct pskd_frame *f)
+one_document(const struct pskd_frame_reader *fr, const struct pskd_frame *f)
 {
 	uint32_t k = ix.fp.k, i, match, eq;
 
-	ndocs++;
+	in.n.docs++;
+	if (in.again != NULL && fr->nframes > in.again->frames)
+		not_again(fr);
+	if (f->rejected) {
+		in.n.rejected++;
+		verdict(f, "rejected", UINT32_MAX, 0, k);
+		return;
+	}
 	if (f->count == 0) {
-		nempty++;
+		in.n.empty++;
 		verdict(f, "empty", UINT32_MAX, 0, k);
 		return;
 	}
@@ -182,16 +244,32 @@ one_document(const struct pskd_frame *f)
 	for (i = 0; i < k; i++)
 		sketch[i] = f->values[4 * (size_t)i];
 	if (best_match(k, &match, &eq)) {
-		ndup++;
+		in.n.dup++;
 		verdict(f, "near_duplicate", match, eq, k);
 		return;
 	}
-	nkept++;
+	in.n.kept++;
+	if (in.again != NULL) {
+		keep_again(fr, f);
+		verdict(f, "keep", UINT32_MAX, 0, k);
+		return;
+	}
 	verdict(f, "keep", UINT32_MAX, 0, k);
 	pskd_lsh_add(&ix, sketch, keys, f->id, f->idlen);
 	if (ix.dir != NULL && pskd_lsh_memory(&ix) > opt.mem &&
-	    pskd_lsh_save(&ix, err, sizeof(err)) == -1)
+	    pskd_lsh_spill(&ix, err, sizeof(err)) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s", err);
+}
+
+/* The first frame of an input: is the input in the index already? */
+static void
+first_frame(const struct pskd_frame *f)
+{
+	in.key = pskd_lsh_input_key(f);
+	in.first = ix.ndocs;
+	if (ix.dir != NULL && (in.again = pskd_lsh_input_find(&ix,
+	    in.key)) != NULL)
+		in.limit = in.again->first;
 }
 
 static void
@@ -199,6 +277,7 @@ lsh_file(const char *path)
 {
 	struct pskd_frame_reader fr;
 	struct pskd_frame f;
+	struct pskd_lsh_input rec;
 	int rc;
 
 	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SIGNATURES) == -1)
@@ -212,255 +291,242 @@ lsh_file(const char *path)
 		if (need == 0)
 			need = 1;
 	}
+	memset(&in, 0, sizeof(in));
+	in.name = pskd_xstrdup(fr.r.name);
+	in.limit = UINT32_MAX;
 	while ((rc = pskd_frame_next(&fr, &f)) == 1 && !out.error) {
-		one_document(&f);
-		if ((ndocs & 4095) == 0)
-			pskd_progress(0, "%llu documents, %llu kept",
-			    (unsigned long long)ndocs,
-			    (unsigned long long)nkept);
+		if (fr.nframes == 1)
+			first_frame(&f);
+		one_document(&fr, &f);
+		if ((fr.nframes & 4095) == 0)
+			pskd_progress(0, "%s: %llu documents, %llu kept",
+			    in.name, (unsigned long long)in.n.docs,
+			    (unsigned long long)in.n.kept);
 	}
 	if (rc == -1)
 		pskd_frame_fail(&fr, NULL);
-	pskd_frame_reader_close(&fr);
-}
-
-/* --apply: the verdicts of --cluster, one a frame, decide what is kept. */
-static void
-apply_file(const char *path, struct pskd_reader *vr, struct pskd_buf *idb)
-{
-	struct pskd_frame_reader fr;
-	struct pskd_frame f;
-	const unsigned char *line, *tab;
-	size_t len;
-	int rc;
-
-	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SIGNATURES) == -1)
-		pskd_frame_fail(&fr, path);
-	pskd_frame_relay_attach(&relay, &fr);
-	while ((rc = pskd_frame_next(&fr, &f)) == 1 && !out.error) {
-		if ((rc = pskd_reader_line(vr, &line, &len)) != 1)
-			pskd_errx(PSKD_EXIT_DATA, "%s: fewer verdicts than "
-			    "documents", vr->name);
-		idb->len = 0;
-		pskd_tsv_escape(idb, f.id, f.idlen);
-		tab = memchr(line, '\t', len);
-		if (tab == NULL || (size_t)(tab - line) != idb->len ||
-		    memcmp(line, idb->p, idb->len) != 0)
-			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: the verdict is not "
-			    "for this stream's document %llu", vr->name,
-			    (unsigned long long)vr->lineno,
-			    (unsigned long long)fr.nframes);
-		ndocs++;
-		if (len - (size_t)(tab - line) > 15 &&
-		    memcmp(tab, "\tnear_duplicate\t", 16) == 0) {
-			ndup++;
-			if (opt.dropped) {
-				pskd_writer_write(&dw, line, len);
-				pskd_writer_putc(&dw, '\t');
-				pskd_writer_write(&dw, f.line, f.linelen);
-				pskd_writer_putc(&dw, '\n');
-			}
-			continue;
-		}
-		pskd_frame_relay_line(&relay, f.line, f.linelen);
+	if (ix.dir != NULL && in.again == NULL && fr.nframes > 0) {
+		rec = (struct pskd_lsh_input){ .key = in.key, .first = in.first,
+		    .kept = (uint32_t)in.n.kept, .frames = fr.nframes,
+		    .name = (char *)(uintptr_t)in.name };
+		pskd_lsh_input_add(&ix, &rec);
 	}
-	if (rc == -1)
-		pskd_frame_fail(&fr, NULL);
 	pskd_frame_reader_close(&fr);
+	done = pskd_xreallocarray(done, ndone + 1, sizeof(*done));
+	done[ndone++] = in;
 }
 
+/* A line of statistics an input, then their sum if there are several. */
 static void
-open_out(struct pskd_outfile *of, struct pskd_writer *w, const char *path)
+statistics(size_t mem)
 {
-	if (pskd_outfile_open(of, path) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", path);
-	pskd_writer_init(w, of->fd, path);
-}
+	struct pskd_lsh_stats all = { 0 };
+	uint64_t added = 0;
+	size_t i;
 
-static void
-commit_out(struct pskd_outfile *of, struct pskd_writer *w)
-{
-	if (pskd_writer_flush(w) == -1) {
-		errno = w->error;
-		pskd_err(PSKD_EXIT_DATA, "%s", w->name);
+	for (i = 0; i < ndone; i++) {
+		if (done[i].again == NULL)
+			added += done[i].n.kept;
+		if (!opt.quiet)
+			pskd_lsh_stats_warn(done[i].name, &done[i].n,
+			    done[i].again ? "run before: the verdicts it had" :
+			    NULL);
+		pskd_lsh_stats_add(&all, &done[i].n);
 	}
-	if (pskd_outfile_commit(of) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", w->name);
+	if (ndone > 1 && !opt.quiet)
+		pskd_lsh_stats_warn("in all", &all, NULL);
+	if (opt.verbose)
+		pskd_warnx("index: %lu documents, %zu bytes of memory for "
+		    "the %llu added in this run (%.0f a document)",
+		    (unsigned long)ix.ndocs, mem, (unsigned long long)added,
+		    added ? (double)mem / (double)added : 0.0);
+}
+
+/* The kept lines: to -o FILE through a temporary, or to stdout. */
+static void
+output_open(void)
+{
+	if (opt.output != NULL)
+		pskd_dedup_out_open(&of, &out, opt.output);
+	else {
+		pskd_writer_init(&out, 1, "<stdout>");
+		pskd_pipe_grow(1);
+	}
+	pskd_frame_relay_init(&relay, &out);
+}
+
+static void
+output_commit(void)
+{
+	if (opt.output != NULL)
+		pskd_dedup_out_commit(&of, &out);
+	else
+		pskd_writer_finish(&out);
+}
+
+/*
+ * The default mode: each document against the index, in input order.  The
+ * outputs are committed first, then the index: a run killed between the two
+ * leaves an index without it, and its rerun gives the same verdicts.
+ */
+static int
+online(int argc, char **argv)
+{
+	size_t mem;
+	int i;
+
+	if (pskd_lsh_open(&ix, opt.dir, opt.b, opt.r, err, sizeof(err)) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s", err);
+	keys = pskd_xreallocarray(NULL, opt.b, sizeof(*keys));
+	output_open();
+	if (opt.verdicts)
+		pskd_dedup_out_open(&vf, &vw, opt.verdicts);
+	if (opt.dropped)
+		pskd_dedup_out_open(&df, &dw, opt.dropped);
+	for (i = 0; i < (argc > 0 ? argc : 1) && !out.error; i++)
+		lsh_file(argc > 0 ? argv[i] : NULL);
+	mem = pskd_lsh_memory(&ix);
+	pskd_progress(1, "%llu documents", (unsigned long long)ix.ndocs);
+	output_commit();
+	if (opt.verdicts)
+		pskd_dedup_out_commit(&vf, &vw);
+	if (opt.dropped)
+		pskd_dedup_out_commit(&df, &dw);
+	if (pskd_lsh_commit(&ix, err, sizeof(err)) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s", err);
+	statistics(mem);
+	pskd_lsh_close(&ix);
+	return 0;
+}
+
+/* The four steps of map-reduce; lshmr.c does the work. */
+static struct pskd_lshmr
+mr_params(void)
+{
+	return (struct pskd_lshmr){ .b = opt.b, .r = opt.r, .t = opt.t,
+	    .parts = opt.parts, .shard = opt.shard, .prefix = opt.output };
+}
+
+static int
+map(int argc, char **argv)
+{
+	struct pskd_lshmr mr = mr_params();
+
+	if (opt.output == NULL)
+		pskd_usage_error(NULL);
+	pskd_lshmr_map(&mr, argv, argc);
+	return 0;
+}
+
+static int
+pairs(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 0)
+		pskd_usage_error(NULL);
+	pskd_lshmr_pairs();
+	return 0;
+}
+
+static int
+cluster(int argc, char **argv)
+{
+	struct pskd_lshmr mr = mr_params();
+
+	if (argc == 0)
+		pskd_usage_error(NULL);
+	pskd_lshmr_cluster(&mr, argv, argc, opt.quiet);
+	return 0;
+}
+
+static int
+apply(int argc, char **argv)
+{
+	pskd_lshmr_apply(opt.apply, argv, argc, opt.output, opt.dropped);
+	return 0;
 }
 
 int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "bands", required_argument, NULL, 'b' },
-		{ "index", required_argument, NULL, 'i' },
-		{ "memory", required_argument, NULL, 'm' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "rows", required_argument, NULL, 'r' },
-		{ "threshold", required_argument, NULL, 't' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "dropped", required_argument, NULL, 'D' },
-		{ "verdicts", required_argument, NULL, 'T' },
-		{ "apply", required_argument, NULL, 'A' },
-		{ "cluster", no_argument, NULL, 'C' },
-		{ "map", required_argument, NULL, 'M' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "pairs", no_argument, NULL, 'p' },
-		{ "progress", no_argument, NULL, 'P' },
-		{ "shard", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "bands",	required_argument,	NULL, 'b' },
+		{ "index",	required_argument,	NULL, 'i' },
+		{ "memory",	required_argument,	NULL, 'm' },
+		{ "output",	required_argument,	NULL, 'o' },
+		{ "progress",	no_argument,		NULL, 'P' },
+		{ "quiet",	no_argument,		NULL, 'q' },
+		{ "rows",	required_argument,	NULL, 'r' },
+		{ "threshold",	required_argument,	NULL, 't' },
+		{ "verbose",	no_argument,		NULL, 'v' },
+		{ "dropped",	required_argument,	NULL, OPT_DROPPED },
+		{ "verdicts",	required_argument,	NULL, OPT_VERDICTS },
+		{ "map",	required_argument,	NULL, OPT_MAP },
+		{ "shard",	required_argument,	NULL, 's' },
+		{ "pairs",	no_argument,		NULL, OPT_PAIRS },
+		{ "cluster",	no_argument,		NULL, OPT_CLUSTER },
+		{ "apply",	required_argument,	NULL, OPT_APPLY },
+		{ "help",	no_argument,		NULL, OPT_HELP },
+		{ "version",	no_argument,		NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct pskd_lshmr mr;
-	const char *apply = NULL;
-	char *end;
-	size_t mem;
-	int c, i, mode = 0;
+	static int (*const run[])(int, char **) = {
+		[MODE_ONLINE] = online, [MODE_MAP] = map, [MODE_PAIRS] = pairs,
+		[MODE_CLUSTER] = cluster, [MODE_APPLY] = apply
+	};
+	int c;
 
-	pskd_setprogname(argv[0]);
+	pskd_init(argv, usage_text);
 	pskd_set_bufsize(PSKD_WORK_BUFSIZE);
-	memset(&mr, 0, sizeof(mr));
-	while ((c = getopt_long(argc, argv, "b:i:m:o:Pqr:s:t:v", longopts,
+	while ((c = getopt_long(argc, argv, "b:i:m:o:Pqr:t:vs:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
-		case 'A': apply = optarg; mode = c; break;
-		case 'C': case 'p': mode = c; break;
-		case 'M':
-			mr.parts = (uint32_t)parse_num(optarg, "--map", 0);
-			if (mr.parts > 1024) {
-				pskd_warnx("--map: at most 1024 partitions");
-				pskd_usage_error(usage_text);
-			}
-			mode = c;
+		case 'b':
+			opt.b = (uint32_t)pskd_optnum("-b", optarg, 1, 65536, 0);
 			break;
-		case 'o': mr.prefix = optarg; break;
-		case 's':
-			errno = 0;
-			mr.shard = (uint32_t)strtoul(optarg, &end, 10);
-			if (*optarg < '0' || *optarg > '9' || *end != '\0' ||
-			    errno != 0 || strlen(optarg) > 9) {
-				pskd_warnx("-s: '%s' is not a shard number",
-				    optarg);
-				pskd_usage_error(usage_text);
-			}
-			break;
-		case 'b': opt.b = (uint32_t)parse_num(optarg, "-b", 0); break;
 		case 'i': opt.dir = optarg; break;
-		case 'm': opt.mem = parse_num(optarg, "-m", 1); break;
+		case 'm':
+			opt.mem = pskd_optnum("-m", optarg, 1, UINT64_MAX,
+			    PSKD_NUM_SIZE);
+			break;
+		case 'o': opt.output = optarg; break;
 		case 'P': pskd_progress_mode = 1; break;
 		case 'q':
 			opt.quiet = 1;
 			pskd_progress_mode = -1;
 			break;
 		case 'r':
-			opt.r = (uint32_t)parse_num(optarg, "-r", 0);
-			if (opt.r > 64) {
-				pskd_warnx("-r: at most 64 rows a band");
-				pskd_usage_error(usage_text);
-			}
+			opt.r = (uint32_t)pskd_optnum("-r", optarg, 1, 64, 0);
 			break;
 		case 't':
-			errno = 0;
-			opt.t = strtod(optarg, &end);
-			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
-			    !(opt.t > 0 && opt.t <= 1)) {
-				pskd_warnx("-t: '%s' is not a number in (0, 1]",
-				    optarg);
-				pskd_usage_error(usage_text);
+			opt.t = pskd_optreal("-t", optarg, 0, 1);
+			if (opt.t == 0) {
+				pskd_warnx("-t: must be more than 0");
+				pskd_usage_error(NULL);
 			}
 			break;
 		case 'v': opt.verbose = 1; break;
-		case 'D': opt.dropped = optarg; break;
-		case 'T': opt.verdicts = optarg; break;
-		case 'h': usage(); break;
-		case 'V': puts("pskd-lsh " PSKD_VERSION); return 0;
-		default: pskd_usage_error(usage_text);
+		case OPT_DROPPED: opt.dropped = optarg; break;
+		case OPT_VERDICTS: opt.verdicts = optarg; break;
+		case OPT_MAP:
+			opt.parts = (uint32_t)pskd_optnum("--map", optarg, 1,
+			    1024, 0);
+			opt.mode = MODE_MAP;
+			break;
+		case 's':
+			opt.shard = (uint32_t)pskd_optnum("-s", optarg, 0,
+			    999999999, 0);
+			break;
+		case OPT_PAIRS: opt.mode = MODE_PAIRS; break;
+		case OPT_CLUSTER: opt.mode = MODE_CLUSTER; break;
+		case OPT_APPLY:
+			opt.apply = optarg;
+			opt.mode = MODE_APPLY;
+			break;
+		case OPT_HELP: usage(); break;
+		case OPT_VERSION: puts("pskd-lsh " PSKD_VERSION); return 0;
+		default: pskd_usage_error(NULL);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	mr.b = opt.b;
-	mr.r = opt.r;
-	mr.t = opt.t;
-	if (mode == 'M') {
-		if (mr.prefix == NULL)
-			pskd_usage_error(usage_text);
-		pskd_lshmr_map(&mr, argv, argc);
-		return 0;
-	}
-	if (mode == 'p') {
-		if (argc > 0)
-			pskd_usage_error(usage_text);
-		pskd_lshmr_pairs();
-		return 0;
-	}
-	if (mode == 'C') {
-		if (argc == 0)
-			pskd_usage_error(usage_text);
-		pskd_lshmr_cluster(&mr, argv, argc, opt.quiet);
-		return 0;
-	}
-	if (mode == 'A') {
-		struct pskd_reader vr;
-		struct pskd_buf idb = { 0 };
-		const unsigned char *rest;
-
-		if (pskd_reader_open(&vr, apply) == -1)
-			pskd_err(PSKD_EXIT_DATA, "%s", apply);
-		pskd_writer_init(&out, 1, "<stdout>");
-		pskd_frame_relay_init(&relay, &out);
-		if (opt.dropped)
-			open_out(&df, &dw, opt.dropped);
-		if (argc == 0)
-			apply_file(NULL, &vr, &idb);
-		for (i = 0; i < argc && !out.error; i++)
-			apply_file(argv[i], &vr, &idb);
-		if (!out.error && pskd_reader_line(&vr, &rest, &mem) == 1)
-			pskd_errx(PSKD_EXIT_DATA, "%s: more verdicts than "
-			    "documents", apply);
-		pskd_writer_finish(&out);
-		if (opt.dropped)
-			commit_out(&df, &dw);
-		pskd_reader_close(&vr);
-		pskd_buf_free(&idb);
-		return 0;
-	}
-
-	if (pskd_lsh_open(&ix, opt.dir, opt.b, opt.r, err, sizeof(err)) == -1)
-		pskd_errx(PSKD_EXIT_DATA, "%s", err);
-	keys = pskd_xreallocarray(NULL, opt.b, sizeof(*keys));
-	pskd_writer_init(&out, 1, "<stdout>");
-	pskd_frame_relay_init(&relay, &out);
-	pskd_pipe_grow(1);
-	if (opt.verdicts)
-		open_out(&vf, &vw, opt.verdicts);
-	if (opt.dropped)
-		open_out(&df, &dw, opt.dropped);
-	if (argc == 0)
-		lsh_file(NULL);
-	for (i = 0; i < argc && !out.error; i++)
-		lsh_file(argv[i]);
-	mem = pskd_lsh_memory(&ix);
-	pskd_progress(1, "%llu documents, %llu kept", (unsigned long long)ndocs,
-	    (unsigned long long)nkept);
-	pskd_writer_finish(&out);
-	if (opt.verdicts)
-		commit_out(&vf, &vw);
-	if (opt.dropped)
-		commit_out(&df, &dw);
-	if (pskd_lsh_save(&ix, err, sizeof(err)) == -1)
-		pskd_errx(PSKD_EXIT_DATA, "%s", err);
-	if (!opt.quiet)
-		pskd_warnx("documents %llu, kept %llu, near-duplicates %llu, "
-		    "empty %llu", (unsigned long long)ndocs,
-		    (unsigned long long)nkept, (unsigned long long)ndup,
-		    (unsigned long long)nempty);
-	if (opt.verbose)
-		pskd_warnx("index: %lu documents, %zu bytes of memory for "
-		    "the %lu added in this run (%.0f a document)",
-		    (unsigned long)ix.ndocs, mem, (unsigned long)nkept,
-		    nkept ? (double)mem / (double)nkept : 0.0);
-	pskd_lsh_close(&ix);
-	return 0;
+	return run[opt.mode](argc - optind, argv + optind);
 }

@@ -2,7 +2,6 @@
  * pskd-minhash - shingle frames to signature frames: k MinHash components
  * of each document's shingle set, the same bits on every machine.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,19 @@
 
 static const char usage_text[] =
     "pskd-minhash [-a family] [-k K] [-s seed] [file ...]";
+
+enum { OPT_PORTABLE = 256, OPT_HELP, OPT_VERSION };
+
+static struct {
+	uint32_t	 family;	/* -a */
+	uint32_t	 k;		/* -k */
+	uint64_t	 seed;		/* -s */
+	int		 portable;	/* --portable */
+} opt = {
+	.family = PSKD_FAMILY_CLASSIC,
+	.k = 128,
+	.seed = 1,
+};
 
 static struct pskd_writer out;
 static struct pskd_frame_relay relay;	/* the lines go out from fr's buffer */
@@ -33,22 +45,6 @@ usage(void)
 	    "      --help         this text\n"
 	    "      --version      the version\n");
 	exit(0);
-}
-
-static uint64_t
-parse_u64(const char *s, const char *name, uint64_t max)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (*s < '0' || *s > '9' || *end != '\0' || errno != 0 || v > max) {
-		pskd_warnx("%s: '%s' is not a number from 0 to %llu", name, s,
-		    (unsigned long long)max);
-		pskd_usage_error(usage_text);
-	}
-	return v;
 }
 
 static void
@@ -83,6 +79,12 @@ sign_file(const char *path)
 	pskd_frame_relay_attach(&relay, &fr);
 	/* pskd_minhash_sign() checks the order of the values it reads. */
 	while ((rc = pskd_frame_next_unordered(&fr, &f)) == 1) {
+		if (f.rejected && !first.rejects)
+			pskd_errx(PSKD_EXIT_DATA, "%s: frame %llu: a rejected "
+			    "document, but the output began as a stream "
+			    "without them (put a stream made with --rejects "
+			    "first)", fr.r.name,
+			    (unsigned long long)fr.nframes);
 		if (pskd_minhash_sign(&mh, f.values, f.count, sig) == -1) {
 			rc = pskd_frame_disorder(&fr);
 			break;
@@ -100,44 +102,43 @@ int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "family", required_argument, NULL, 'a' },
-		{ "components", required_argument, NULL, 'k' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "portable", no_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "family",	required_argument,	NULL, 'a' },
+		{ "components",	required_argument,	NULL, 'k' },
+		{ "seed",	required_argument,	NULL, 's' },
+		{ "portable",	no_argument,		NULL, OPT_PORTABLE },
+		{ "help",	no_argument,		NULL, OPT_HELP },
+		{ "version",	no_argument,		NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
-	uint32_t k = 128, family = PSKD_FAMILY_CLASSIC;
-	uint64_t seed = 1;
-	int c, i, portable = 0;
+	int c, i;
 
-	pskd_setprogname(argv[0]);
+	pskd_init(argv, usage_text);
 	pskd_set_bufsize(PSKD_WORK_BUFSIZE);
 	while ((c = getopt_long(argc, argv, "a:k:s:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			if (strcmp(optarg, "classic") == 0)
-				family = PSKD_FAMILY_CLASSIC;
+				opt.family = PSKD_FAMILY_CLASSIC;
 			else if (strcmp(optarg, "oph") == 0)
-				family = PSKD_FAMILY_OPH;
+				opt.family = PSKD_FAMILY_OPH;
 			else {
 				pskd_warnx("-a: unknown family '%s'", optarg);
-				pskd_usage_error(usage_text);
+				pskd_usage_error(NULL);
 			}
 			break;
 		case 'k':
-			k = (uint32_t)parse_u64(optarg, "-k", 65536);
-			if (k == 0) {
-				pskd_warnx("-k: must be at least 1");
-				pskd_usage_error(usage_text);
-			}
+			/* 0x and octal too, as before the one parser. */
+			opt.k = (uint32_t)pskd_optnum("-k", optarg, 1, 65536,
+			    PSKD_NUM_HEX);
 			break;
-		case 's': seed = parse_u64(optarg, "-s", UINT64_MAX); break;
-		case 'p': portable = 1; break;
-		case 'h': usage(); break;
-		case 'V': puts("pskd-minhash " PSKD_VERSION); return 0;
-		default: pskd_usage_error(usage_text);
+		case 's':
+			opt.seed = pskd_optnum("-s", optarg, 0, UINT64_MAX,
+			    PSKD_NUM_HEX);
+			break;
+		case OPT_PORTABLE: opt.portable = 1; break;
+		case OPT_HELP: usage(); break;
+		case OPT_VERSION: puts("pskd-minhash " PSKD_VERSION); return 0;
+		default: pskd_usage_error(NULL);
 		}
 	}
 	argc -= optind;
@@ -147,9 +148,9 @@ main(int argc, char **argv)
 	pskd_writer_init(&out, 1, "<stdout>");
 	pskd_frame_relay_init(&relay, &out);
 	pskd_pipe_grow(1);
-	pskd_minhash_init(&mh, k, family, seed);
-	mh.simd = portable || !pskd_simd() ? 0 : 2;
-	sig = pskd_xreallocarray(NULL, k, sizeof(*sig));
+	pskd_minhash_init(&mh, opt.k, opt.family, opt.seed);
+	mh.simd = opt.portable || !pskd_simd() ? 0 : 2;
+	sig = pskd_xreallocarray(NULL, opt.k, sizeof(*sig));
 	if (argc == 0)
 		sign_file(NULL);
 	for (i = 0; i < argc && !out.error; i++)

@@ -1,3 +1,11 @@
-# dedup.mk - the dedup family (src/dedup): frames, normalisation, MinHash,
-# the LSH index and its map-reduce form.
+# dedup.mk - the dedup family (src/dedup), the private code of pskd-shingle,
+# pskd-minhash and pskd-lsh:
+#   frame.c       the frame stream between them (pskd-frames(5))
+#   normalize.c   text normalisation; shingle.c the hashed n-grams
+#   minhash.c     MinHash signatures
+#   params.c      the text form of the stream parameters and banding
+#   lshindex.c    the LSH index: open, look up, add (lshint.h inside it);
+#                 lshchunk.c this run's entries, lshsave.c segments,
+#                 lshmanifest.c the manifest
+#   lshmr.c       the map-reduce modes of pskd-lsh
 $(B)/pskd-shingle $(B)/pskd-minhash $(B)/pskd-lsh: $(O)/libpskd-dedup.a

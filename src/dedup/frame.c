@@ -21,7 +21,8 @@ void
 pskd_frame_header_encode(unsigned char *o, const struct pskd_frame_params *fp)
 {
 	memcpy(o, PSKD_FRAME_MAGIC, 4);
-	pskd_put_le16(o + 4, PSKD_FRAME_VERSION);
+	pskd_put_le16(o + 4, fp->rejects ? PSKD_FRAME_VERSION_REJECTS :
+	    PSKD_FRAME_VERSION);
 	pskd_put_le16(o + 6, fp->kind);
 	pskd_put_le32(o + 8, fp->unit);
 	pskd_put_le32(o + 12, fp->n);
@@ -58,7 +59,8 @@ pskd_frame_header_parse(const unsigned char *p, size_t n, unsigned want,
 		return -1;
 	}
 	version = pskd_get_le16(p + 4);
-	if (version != PSKD_FRAME_VERSION) {
+	if (version != PSKD_FRAME_VERSION &&
+	    version != PSKD_FRAME_VERSION_REJECTS) {
 		snprintf(err, errsize, "frame stream version %u not supported",
 		    version);
 		return -1;
@@ -71,6 +73,7 @@ pskd_frame_header_parse(const unsigned char *p, size_t n, unsigned want,
 	fp->shingle_seed = pskd_get_le64(p + 24);
 	fp->minhash_seed = pskd_get_le64(p + 32);
 	fp->family = pskd_get_le32(p + 40);
+	fp->rejects = version == PSKD_FRAME_VERSION_REJECTS;
 	if (fp->kind != PSKD_FRAME_SHINGLES &&
 	    fp->kind != PSKD_FRAME_SIGNATURES) {
 		snprintf(err, errsize, "unknown frame stream kind %u", fp->kind);
@@ -151,6 +154,15 @@ parse(const unsigned char *p, size_t n, const struct pskd_frame_params *fp,
 	idlen = pskd_get_le32(p);
 	linelen = pskd_get_le32(p + 4);
 	count = pskd_get_le32(p + 8);
+	f->rejected = fp->rejects && (idlen & PSKD_FRAME_REJECTED) != 0;
+	if (f->rejected) {
+		idlen &= ~(uint64_t)PSKD_FRAME_REJECTED;
+		if (count != 0) {
+			snprintf(err, errsize, "a rejected document with "
+			    "values");
+			return -1;
+		}
+	}
 	if (idlen > PSKD_FRAME_MAX_ID) {
 		snprintf(err, errsize, "id of %llu bytes is too long",
 		    (unsigned long long)idlen);
@@ -264,6 +276,7 @@ next(struct pskd_frame_reader *fr, struct pskd_frame *f, int order)
 {
 	const unsigned char *p;
 	uint64_t size;
+	uint32_t idw;
 	ssize_t got, used;
 	size_t vs = pskd_frame_value_size(fr->fp.kind);
 
@@ -277,8 +290,11 @@ next(struct pskd_frame_reader *fr, struct pskd_frame *f, int order)
 		return 0;
 	if (got < PSKD_FRAME_HEAD_SIZE)
 		goto truncated;
-	size = PSKD_FRAME_HEAD_SIZE + (uint64_t)pskd_get_le32(p) +
-	    pskd_get_le32(p + 4) + (uint64_t)pskd_get_le32(p + 8) * vs;
+	idw = pskd_get_le32(p);
+	if (fr->fp.rejects)
+		idw &= ~PSKD_FRAME_REJECTED;
+	size = PSKD_FRAME_HEAD_SIZE + (uint64_t)idw + pskd_get_le32(p + 4) +
+	    (uint64_t)pskd_get_le32(p + 8) * vs;
 	if (size <= fr->r.cap) {
 		got = pskd_reader_peek(&fr->r, (size_t)size, &p);
 		if (got < 0)
@@ -364,14 +380,16 @@ pskd_frame_write_header(struct pskd_writer *w,
 }
 
 static void
-encode_head(unsigned char *h, size_t *idlen, size_t linelen, uint32_t count)
+encode_head(unsigned char *h, size_t *idlen, size_t linelen, uint32_t count,
+    int rejected)
 {
 	if (*idlen > PSKD_FRAME_MAX_ID)
 		*idlen = PSKD_FRAME_MAX_ID;	/* callers check; never overflow */
 	if (linelen > UINT32_MAX)
 		pskd_errx(PSKD_EXIT_DATA, "a line of %zu bytes is longer than "
 		    "a frame can carry", linelen);
-	pskd_put_le32(h, (uint32_t)*idlen);
+	pskd_put_le32(h, (uint32_t)*idlen | (rejected ? PSKD_FRAME_REJECTED :
+	    0));
 	pskd_put_le32(h + 4, (uint32_t)linelen);
 	pskd_put_le32(h + 8, count);
 }
@@ -382,7 +400,7 @@ write_head(struct pskd_writer *w, const unsigned char *id, size_t idlen,
 {
 	unsigned char h[PSKD_FRAME_HEAD_SIZE];
 
-	encode_head(h, &idlen, linelen, count);
+	encode_head(h, &idlen, linelen, count, 0);
 	pskd_writer_write(w, h, sizeof(h));
 	pskd_writer_write(w, id, idlen);
 	pskd_writer_write(w, line, linelen);
@@ -579,7 +597,10 @@ pskd_frame_relay_u32(struct pskd_frame_relay *rl, const struct pskd_frame *f,
 
 	p = own(rl, PSKD_FRAME_HEAD_SIZE + (idlen > PSKD_FRAME_MAX_ID ?
 	    PSKD_FRAME_MAX_ID : idlen));
-	encode_head(p, &idlen, f->linelen, count);
+	encode_head(p, &idlen, f->linelen, f->rejected ? 0 : count,
+	    f->rejected);
+	if (f->rejected)
+		count = 0;
 	memcpy(p + PSKD_FRAME_HEAD_SIZE, f->id, idlen);
 	ref(rl, f->line, f->linelen);
 	p = own(rl, 4 * (size_t)count);
@@ -617,7 +638,7 @@ pskd_frame_relay_begin(struct pskd_frame_relay *rl, const unsigned char *id,
 	rl->head = own(rl, hl + 8 * (size_t)max);
 	w->len -= 8 * (size_t)max;
 	w->total -= 8 * (size_t)max;
-	encode_head(rl->head, &idlen, linelen, max);
+	encode_head(rl->head, &idlen, linelen, max, 0);
 	memcpy(rl->head + PSKD_FRAME_HEAD_SIZE, id, idlen);
 	ref(rl, line, linelen);
 	rl->max = max;
@@ -643,4 +664,14 @@ pskd_frame_relay_line(struct pskd_frame_relay *rl, const unsigned char *line,
 {
 	ref(rl, line, len);
 	*own(rl, 1) = '\n';
+}
+
+void
+pskd_frame_relay_rejected(struct pskd_frame_relay *rl,
+    const unsigned char *id, size_t idlen, const unsigned char *line,
+    size_t linelen)
+{
+	(void)pskd_frame_relay_begin(rl, id, idlen, line, linelen, 0);
+	rl->head[3] |= PSKD_FRAME_REJECTED >> 24;
+	pskd_frame_relay_end(rl, 0);
 }

@@ -16,6 +16,8 @@
 
 #define PSKD_FRAME_MAGIC	"PSKF"
 #define PSKD_FRAME_VERSION	1
+#define PSKD_FRAME_VERSION_REJECTS 2	/* frames may be rejected documents */
+#define PSKD_FRAME_REJECTED	0x80000000u	/* in a version 2 id_len */
 #define PSKD_FRAME_HEADER_SIZE	48
 #define PSKD_FRAME_HEAD_SIZE	12	/* id_len, line_len, count */
 #define PSKD_FRAME_MAX_ID	(1u << 16)
@@ -53,6 +55,12 @@ struct pskd_frame_params {
 	uint32_t	k;		/* signature components; 0 for shingles */
 	uint32_t	family;		/* enum pskd_minhash_family */
 	uint64_t	minhash_seed;
+	/*
+	 * Version 2 of the stream: a frame may be a document pskd-shingle
+	 * rejected (--rejects), with no values.  Not a parameter of the
+	 * values: pskd_frame_params_differ() ignores it.
+	 */
+	int		rejects;
 };
 
 /* One frame; the pointers stay valid until the next pskd_frame_next(). */
@@ -63,6 +71,7 @@ struct pskd_frame {
 	size_t		 linelen;
 	uint32_t	 count;		/* number of values */
 	const unsigned char *values;	/* count * 8 (shingles) or * 4 bytes */
+	int		 rejected;	/* a rejected document: count is 0 */
 };
 
 /* Bytes of one value of a stream kind: 8 for shingles, 4 for signatures. */
@@ -164,7 +173,10 @@ void	pskd_frame_relay_init(struct pskd_frame_relay *rl,
 /* Frames relayed through rl come from fr until it is closed. */
 void	pskd_frame_relay_attach(struct pskd_frame_relay *rl,
 	    struct pskd_frame_reader *fr);
-/* Write f's id and line with count values v (host ints, 4 bytes each). */
+/*
+ * Write f's id and line with count values v (host ints, 4 bytes each); a
+ * rejected f stays rejected (count 0).
+ */
 void	pskd_frame_relay_u32(struct pskd_frame_relay *rl,
 	    const struct pskd_frame *f, const uint32_t *v, uint32_t count);
 /*
@@ -183,6 +195,10 @@ unsigned char *pskd_frame_relay_begin(struct pskd_frame_relay *rl,
 	    const unsigned char *id, size_t idlen, const unsigned char *line,
 	    size_t linelen, uint32_t max);
 void	pskd_frame_relay_end(struct pskd_frame_relay *rl, uint32_t count);
+/* A rejected document's frame: its name and line, no values. */
+void	pskd_frame_relay_rejected(struct pskd_frame_relay *rl,
+	    const unsigned char *id, size_t idlen, const unsigned char *line,
+	    size_t linelen);
 /* A line and its newline, not a frame (the kept documents of pskd-lsh). */
 void	pskd_frame_relay_line(struct pskd_frame_relay *rl,
 	    const unsigned char *line, size_t len);

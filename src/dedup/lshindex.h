@@ -72,6 +72,19 @@ struct pskd_lsh_seg {
 	struct pskd_map	 m;
 };
 
+/*
+ * An input stream that went into the index (pskd-lsh(1), "RUNNING A SHARD
+ * AGAIN"): the key of its first frame (pskd_lsh_input_key()), the numbers
+ * its kept documents got (first .. first + kept - 1), how many frames it
+ * had, and its name, for messages.
+ */
+struct pskd_lsh_input {
+	uint64_t	 key;
+	uint32_t	 first, kept;
+	uint64_t	 frames;
+	char		*name;
+};
+
 struct pskd_lsh_index {
 	struct pskd_frame_params fp;	/* kind SIGNATURES */
 	uint32_t	 b, r;
@@ -86,6 +99,9 @@ struct pskd_lsh_index {
 	struct pskd_map	 sketches, ids, idoff;
 	struct pskd_lsh_seg *seg;	/* in document order */
 	size_t		 nseg;
+	struct pskd_lsh_input *input;	/* in the order they went in */
+	size_t		 ninput;
+	int		 uncommitted;	/* spilled, or inputs added, since */
 	/* This run's documents: b bands of 2^mc.c chunks. */
 	struct pskd_lsh_code mc;
 	struct pskd_lsh_band *band;
@@ -145,14 +161,35 @@ const unsigned char *pskd_lsh_id(const struct pskd_lsh_index *ix,
 /* Add a kept document with its band keys; returns its number. */
 uint32_t pskd_lsh_add(struct pskd_lsh_index *ix, const unsigned char *sketch,
 	    const uint32_t *keys, const unsigned char *id, size_t idlen);
-/* Bytes of memory the documents added since the last save take (for -m). */
+/* Bytes of memory the documents added since the last spill take (for -m). */
 size_t	pskd_lsh_memory(const struct pskd_lsh_index *ix);
 /*
- * Write the in-memory documents to the directory, crash-safe: the manifest
- * is renamed into place last and names the segments and how many documents
- * are valid.  Returns 0 or -1 with err naming the file.
+ * Move the documents in memory to the directory: appended to its files
+ * past what the manifest vouches for, and a new segment, merged with the
+ * last ones.  Nothing a reader of the index sees changes until
+ * pskd_lsh_commit(): a run that fails or is killed leaves the index as it
+ * was.  Returns 0 or -1 with err naming the file.
  */
-int	pskd_lsh_save(struct pskd_lsh_index *ix, char *err, size_t errsize);
+int	pskd_lsh_spill(struct pskd_lsh_index *ix, char *err, size_t errsize);
+/*
+ * Spill, then rename a new manifest into place, which names the segments,
+ * how many documents are valid and the inputs; the run's work becomes
+ * part of the index at once.  Returns 0 or -1 with err.
+ */
+int	pskd_lsh_commit(struct pskd_lsh_index *ix, char *err, size_t errsize);
+
+/*
+ * The key of an input stream: XXH3-64 of its first frame as it is in the
+ * stream (the three lengths, the rejected flag in the first, id, line and
+ * values).
+ */
+uint64_t pskd_lsh_input_key(const struct pskd_frame *f);
+/* The input of an earlier run whose first frame had this key, or NULL. */
+const struct pskd_lsh_input *pskd_lsh_input_find(
+	    const struct pskd_lsh_index *ix, uint64_t key);
+/* Record an input of this run, to be committed with it. */
+void	pskd_lsh_input_add(struct pskd_lsh_index *ix,
+	    const struct pskd_lsh_input *in);
 void	pskd_lsh_close(struct pskd_lsh_index *ix);
 
 #endif /* PSKD_LSHINDEX_H */

@@ -9,9 +9,13 @@
 
 #include "lshindex.h"
 #include "lshmr.h"
+#include "outfile.h"
+#include "stats.h"
+#include "params.h"
 
 #define KEYLINE	35	/* "kkkkkkkk bbbb ssssssssss dddddddddd" */
 #define PAIRLINE 43	/* "ssssssssss dddddddddd ssssssssss dddddddddd" */
+#define DOCS_HEAD "#pskd-lsh-docs 1 "
 
 static char *
 name_of(const char *prefix, const char *suffix)
@@ -24,35 +28,14 @@ name_of(const char *prefix, const char *suffix)
 }
 
 static void
-out_open(struct pskd_outfile *of, struct pskd_writer *w, char *path)
-{
-	if (pskd_outfile_open(of, path) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", path);
-	pskd_writer_init(w, of->fd, path);
-}
-
-static void
-out_commit(struct pskd_outfile *of, struct pskd_writer *w)
-{
-	if (pskd_writer_flush(w) == -1) {
-		errno = w->error;
-		pskd_err(PSKD_EXIT_DATA, "%s", w->name);
-	}
-	free(w->buf);
-	if (pskd_outfile_commit(of) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", w->name);
-}
-
-static void
 params_line(struct pskd_writer *w, const struct pskd_frame_params *fp,
     uint32_t b, uint32_t r, uint32_t shard)
 {
-	pskd_writer_printf(w, "#pskd-lsh-docs 1 unit %" PRIu32 " n %" PRIu32
-	    " norm %" PRIu32 " shingle_seed %" PRIu64 " k %" PRIu32
-	    " family %" PRIu32 " minhash_seed %" PRIu64 " bands %" PRIu32
-	    " rows %" PRIu32 " shard %" PRIu32 "\n", fp->unit, fp->n,
-	    fp->norm, fp->shingle_seed, fp->k, fp->family, fp->minhash_seed,
-	    b, r, shard);
+	struct pskd_lsh_params p = { .fp = *fp, .b = b, .r = r };
+
+	pskd_writer_puts(w, DOCS_HEAD);
+	pskd_lsh_params_write(w, &p, ' ');
+	pskd_writer_printf(w, " shard %" PRIu32 "\n", shard);
 }
 
 void
@@ -74,11 +57,11 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 	kw = pskd_xcalloc(mr->parts, sizeof(*kw));
 	names = pskd_xcalloc((size_t)mr->parts + 1, sizeof(*names));
 	names[mr->parts] = name_of(mr->prefix, ".docs");
-	out_open(&dof, &dw, names[mr->parts]);
+	pskd_dedup_out_open(&dof, &dw, names[mr->parts]);
 	for (i = 0; i < mr->parts; i++) {
 		snprintf(suffix, sizeof(suffix), ".keys-%03" PRIu32, i);
 		names[i] = name_of(mr->prefix, suffix);
-		out_open(&kof[i], &kw[i], names[i]);
+		pskd_dedup_out_open(&kof[i], &kw[i], names[i]);
 	}
 	for (p = 0; p < (npaths ? npaths : 1); p++) {
 		if (pskd_frame_reader_open(&fr, npaths ? paths[p] : NULL,
@@ -99,8 +82,9 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 			pskd_errx(PSKD_EXIT_DATA, "%s: %s differs from the "
 			    "first input's", fr.r.name, what);
 		while ((rc = pskd_frame_next(&fr, &f)) == 1) {
+			/* s: a signature, e: empty, r: rejected. */
 			pskd_writer_printf(&dw, "%" PRIu32 "\t%c\t", doc,
-			    f.count ? 's' : 'e');
+			    f.rejected ? 'r' : f.count ? 's' : 'e');
 			if (f.count) {
 				pskd_frame_values_u32(&f, sig);
 				for (j = 0; j < first.k; j++) {
@@ -127,9 +111,9 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 	}
 	if (!have)
 		pskd_errx(PSKD_EXIT_DATA, "no input");
-	out_commit(&dof, &dw);
+	pskd_dedup_out_commit(&dof, &dw);
 	for (i = 0; i < mr->parts; i++)
-		out_commit(&kof[i], &kw[i]);
+		pskd_dedup_out_commit(&kof[i], &kw[i]);
 	for (i = 0; i <= mr->parts; i++)
 		free(names[i]);
 	free(names);
@@ -161,14 +145,13 @@ pskd_lshmr_pairs(void)
 	struct pskd_reader r;
 	struct pskd_writer w;
 	const unsigned char *line;
-	unsigned char group[13];
+	unsigned char prev[KEYLINE];
 	uint32_t *mem = NULL, s, d;
 	size_t len, n = 0, cap = 0, i;
 	int rc, ok;
 
 	pskd_reader_fdopen(&r, 0, "<stdin>");
 	pskd_writer_init(&w, 1, "<stdout>");
-	memset(group, 0, sizeof(group));
 	while ((rc = pskd_reader_line(&r, &line, &len)) == 1 && !w.error) {
 		ok = len == KEYLINE && line[8] == ' ' && line[13] == ' ' &&
 		    line[24] == ' ';
@@ -177,15 +160,18 @@ pskd_lshmr_pairs(void)
 		if (!ok)
 			pskd_errx(PSKD_EXIT_DATA, "<stdin>:%" PRIu64 ": not a "
 			    "key line of pskd-lsh --map", r.lineno);
-		if (n > 0 && memcmp(group, line, 13) != 0)
+		/*
+		 * Fixed-width fields: byte order is the order of (key, band,
+		 * shard, document).  Each line must come after the one before,
+		 * or equal keys apart would give no pairs and no error.
+		 */
+		if (r.lineno > 1 && memcmp(prev, line, KEYLINE) >= 0)
+			pskd_errx(PSKD_EXIT_DATA, "<stdin>:%" PRIu64 ": key "
+			    "lines not sorted (sort them)", r.lineno);
+		if (n > 0 && memcmp(prev, line, 13) != 0)
 			n = 0;
-		memcpy(group, line, 13);
+		memcpy(prev, line, KEYLINE);
 		for (i = 0; i < n; i++) {
-			if (mem[2 * i] > s || (mem[2 * i] == s &&
-			    mem[2 * i + 1] >= d))
-				pskd_errx(PSKD_EXIT_DATA, "<stdin>:%" PRIu64
-				    ": key lines not sorted (sort them)",
-				    r.lineno);
 			pskd_writer_printf(&w, "%010" PRIu32 " %010" PRIu32
 			    " %010" PRIu32 " %010" PRIu32 "\n", s, d,
 			    mem[2 * i], mem[2 * i + 1]);
@@ -215,7 +201,8 @@ struct shard {
 	unsigned char	*kept;
 	struct pskd_buf	 ids;		/* escaped, as they go out */
 	size_t		*idoff;
-	char		 params[512];
+	struct pskd_lsh_params p;
+	struct pskd_lsh_stats count;	/* its verdicts */
 };
 
 static int
@@ -228,15 +215,27 @@ hexval(unsigned char c)
 	return -1;
 }
 
-static char *
-find_shard_field(const unsigned char *p, size_t n)
+/* The parameter line of a .docs file: DOCS_HEAD, the parameters, " shard N". */
+static int
+docs_head(struct shard *sh, const unsigned char *line, size_t len)
 {
-	size_t i;
+	size_t hl = strlen(DOCS_HEAD), n;
+	uint64_t num;
+	char tail[24];
 
-	for (i = 0; i + 7 <= n; i++)
-		if (memcmp(p + i, " shard ", 7) == 0)
-			return (char *)(uintptr_t)(p + i);
-	return NULL;
+	if (len < hl || memcmp(line, DOCS_HEAD, hl) != 0 ||
+	    (n = pskd_lsh_params_parse(line + hl, len - hl, ' ', &sh->p)) == 0)
+		return -1;
+	n += hl;
+	if (len - n < 8 || len - n >= sizeof(tail) ||
+	    memcmp(line + n, " shard ", 7) != 0)
+		return -1;
+	memcpy(tail, line + n + 7, len - n - 7);
+	tail[len - n - 7] = '\0';
+	if (pskd_strtonum(tail, 0, UINT32_MAX, 0, &num) == -1)
+		return -1;
+	sh->num = (uint32_t)num;
+	return 0;
 }
 
 static void
@@ -244,20 +243,16 @@ load_docs(struct shard *sh, uint32_t k)
 {
 	struct pskd_reader r;
 	const unsigned char *line, *tab;
-	char *path = name_of(sh->prefix, ".docs"), *num;
+	char *path = name_of(sh->prefix, ".docs");
 	size_t len, cap = 0, i;
 	int rc, hi, lo;
 
 	if (pskd_reader_open(&r, path) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
-	if (pskd_reader_line(&r, &line, &len) != 1 || len >= sizeof(sh->params)
-	    || len < 15 || memcmp(line, "#pskd-lsh-docs ", 15) != 0 ||
-	    (num = find_shard_field(line, len)) == NULL)
+	if (pskd_reader_line(&r, &line, &len) != 1 ||
+	    docs_head(sh, line, len) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s:1: not a pskd-lsh --map "
 		    "document list", path);
-	sh->num = (uint32_t)strtoul(num + 7, NULL, 10);
-	memcpy(sh->params, line, (size_t)(num - (const char *)line));
-	sh->params[num - (const char *)line] = '\0';
 	while ((rc = pskd_reader_line(&r, &line, &len)) == 1) {
 		if (sh->n == cap) {
 			cap = cap ? 2 * cap : 1024;
@@ -270,7 +265,8 @@ load_docs(struct shard *sh, uint32_t k)
 		tab = memchr(line, '\t', len);
 		if (tab == NULL || (size_t)(tab - line) + 3 > len ||
 		    strtoul((const char *)line, NULL, 10) != sh->n ||
-		    (tab[1] != 's' && tab[1] != 'e') || tab[2] != '\t')
+		    (tab[1] != 's' && tab[1] != 'e' && tab[1] != 'r') ||
+		    tab[2] != '\t')
 			goto bad;
 		sh->st[sh->n] = tab[1];
 		tab += 3;
@@ -341,7 +337,7 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 	struct shard *sh, *es, *best_sh;
 	const unsigned char *line = NULL, *a, *b;
 	uint32_t k = mr->b * mr->r, need, d, ls, ld, e, best, bestdoc, i;
-	uint64_t ndocs = 0, nkept = 0, ndup = 0, nempty = 0;
+	struct pskd_lsh_stats all = { 0 };
 	size_t len = 0;
 	int s, rc, ok, pending = 0;
 
@@ -352,19 +348,15 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 	for (s = 0; s < n; s++) {
 		sh[s].prefix = prefixes[s];
 		load_docs(&sh[s], k);
-		if (strcmp(sh[s].params, sh[0].params) != 0)
+		if (pskd_frame_params_differ(&sh[s].p.fp, &sh[0].p.fp) !=
+		    NULL || sh[s].p.b != sh[0].p.b || sh[s].p.r != sh[0].p.r)
 			pskd_errx(PSKD_EXIT_DATA, "%s.docs: made with other "
 			    "parameters than %s.docs", prefixes[s],
 			    prefixes[0]);
 	}
-	{
-		char want[64];
-
-		snprintf(want, sizeof(want), " k %" PRIu32 " ", k);
-		if (n > 0 && strstr(sh[0].params, want) == NULL)
-			pskd_errx(PSKD_EXIT_DATA, "%s.docs: not made with k = "
-			    "%" PRIu32 " (-b x -r)", prefixes[0], k);
-	}
+	if (n > 0 && sh[0].p.fp.k != k)
+		pskd_errx(PSKD_EXIT_DATA, "%s.docs: not made with k = %" PRIu32
+		    " (-b x -r)", prefixes[0], k);
 	qsort(sh, (size_t)n, sizeof(*sh), cmp_shard);
 	for (s = 1; s < n; s++)
 		if (sh[s].num == sh[s - 1].num)
@@ -374,9 +366,9 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 	for (s = 0; s < n; s++) {
 		char *path = name_of(sh[s].prefix, ".verdicts");
 
-		out_open(&of, &w, path);
+		pskd_dedup_out_open(&of, &w, path);
 		for (d = 0; d < sh[s].n; d++) {
-			ndocs++;
+			sh[s].count.docs++;
 			best = 0;
 			bestdoc = 0;
 			best_sh = NULL;
@@ -438,10 +430,13 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 			pskd_writer_write(&w, sh[s].ids.p + sh[s].idoff[d],
 			    sh[s].idoff[d + 1] - sh[s].idoff[d]);
 			if (sh[s].st[d] == 'e') {
-				nempty++;
+				sh[s].count.empty++;
 				pskd_writer_puts(&w, "\tempty\n");
+			} else if (sh[s].st[d] == 'r') {
+				sh[s].count.rejected++;
+				pskd_writer_puts(&w, "\trejected\n");
 			} else if (best_sh != NULL && best >= need) {
-				ndup++;
+				sh[s].count.dup++;
 				pskd_writer_puts(&w, "\tnear_duplicate\t");
 				pskd_writer_write(&w, best_sh->ids.p +
 				    best_sh->idoff[bestdoc],
@@ -450,18 +445,25 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 				pskd_writer_printf(&w, "\t%.4f\n",
 				    (double)best / k);
 			} else {
-				nkept++;
+				sh[s].count.kept++;
 				sh[s].kept[d] = 1;
 				pskd_writer_puts(&w, "\tkeep\n");
 			}
 		}
-		out_commit(&of, &w);
+		pskd_dedup_out_commit(&of, &w);
 		free(path);
 	}
 	if (pending || pskd_reader_line(&r, &line, &len) == 1)
 		pskd_errx(PSKD_EXIT_DATA, "<stdin>:%" PRIu64 ": a pair of a "
 		    "document no shard has", r.lineno);
 	pskd_reader_close(&r);
+	/* One line a shard, in the order decided; then the sum of several. */
+	for (s = 0; s < n && !quiet; s++) {
+		pskd_lsh_stats_warn(sh[s].prefix, &sh[s].count, NULL);
+		pskd_lsh_stats_add(&all, &sh[s].count);
+	}
+	if (n > 1 && !quiet)
+		pskd_lsh_stats_warn("in all", &all, NULL);
 	for (s = 0; s < n; s++) {
 		free(sh[s].sk);
 		free(sh[s].st);
@@ -470,8 +472,91 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 		pskd_buf_free(&sh[s].ids);
 	}
 	free(sh);
-	if (!quiet)
-		pskd_warnx("documents %" PRIu64 ", kept %" PRIu64 ", "
-		    "near-duplicates %" PRIu64 ", empty %" PRIu64, ndocs,
-		    nkept, ndup, nempty);
+}
+
+/*
+ * --apply: the verdicts of --cluster, one a frame in order, decide what is
+ * kept.
+ */
+static void
+apply_file(const char *path, struct pskd_reader *vr, struct pskd_buf *idb,
+    struct pskd_frame_relay *relay, struct pskd_writer *dw)
+{
+	struct pskd_frame_reader fr;
+	struct pskd_frame f;
+	const unsigned char *line, *tab;
+	size_t len;
+	int rc;
+
+	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SIGNATURES) == -1)
+		pskd_frame_fail(&fr, path);
+	pskd_frame_relay_attach(relay, &fr);
+	while ((rc = pskd_frame_next(&fr, &f)) == 1 && !relay->w->error) {
+		if ((rc = pskd_reader_line(vr, &line, &len)) != 1)
+			pskd_errx(PSKD_EXIT_DATA, "%s: fewer verdicts than "
+			    "documents", vr->name);
+		idb->len = 0;
+		pskd_tsv_escape(idb, f.id, f.idlen);
+		tab = memchr(line, '\t', len);
+		if (tab == NULL || (size_t)(tab - line) != idb->len ||
+		    memcmp(line, idb->p, idb->len) != 0)
+			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: the verdict is not "
+			    "for this stream's document %llu", vr->name,
+			    (unsigned long long)vr->lineno,
+			    (unsigned long long)fr.nframes);
+		if ((len - (size_t)(tab - line) > 15 &&
+		    memcmp(tab, "\tnear_duplicate\t", 16) == 0) ||
+		    (len - (size_t)(tab - line) == 9 &&
+		    memcmp(tab, "\trejected", 9) == 0)) {
+			if (dw != NULL) {
+				pskd_writer_write(dw, line, len);
+				pskd_writer_putc(dw, '\t');
+				pskd_writer_write(dw, f.line, f.linelen);
+				pskd_writer_putc(dw, '\n');
+			}
+			continue;
+		}
+		pskd_frame_relay_line(relay, f.line, f.linelen);
+	}
+	if (rc == -1)
+		pskd_frame_fail(&fr, NULL);
+	pskd_frame_reader_close(&fr);
+}
+
+void
+pskd_lshmr_apply(const char *verdicts, char **paths, int n,
+    const char *output, const char *dropped)
+{
+	struct pskd_reader vr;
+	struct pskd_buf idb = { 0 };
+	struct pskd_outfile of, df;
+	struct pskd_writer out, dw;
+	struct pskd_frame_relay relay;
+	const unsigned char *rest;
+	size_t len;
+	int i;
+
+	if (pskd_reader_open(&vr, verdicts) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", verdicts);
+	if (output != NULL)
+		pskd_dedup_out_open(&of, &out, output);
+	else
+		pskd_writer_init(&out, 1, "<stdout>");
+	pskd_frame_relay_init(&relay, &out);
+	if (dropped != NULL)
+		pskd_dedup_out_open(&df, &dw, dropped);
+	for (i = 0; i < (n > 0 ? n : 1) && !out.error; i++)
+		apply_file(n > 0 ? paths[i] : NULL, &vr, &idb, &relay,
+		    dropped != NULL ? &dw : NULL);
+	if (!out.error && pskd_reader_line(&vr, &rest, &len) == 1)
+		pskd_errx(PSKD_EXIT_DATA, "%s: more verdicts than documents",
+		    verdicts);
+	if (output != NULL)
+		pskd_dedup_out_commit(&of, &out);
+	else
+		pskd_writer_finish(&out);
+	if (dropped != NULL)
+		pskd_dedup_out_commit(&df, &dw);
+	pskd_reader_close(&vr);
+	pskd_buf_free(&idb);
 }

@@ -28,4 +28,12 @@ void	pskd_lshmr_pairs(void);
 void	pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes,
 	    int n, int quiet);
 
+/*
+ * Signature streams (none: stdin) and the verdicts --cluster wrote for
+ * them: the kept lines to output (NULL: stdout), the dropped ones with
+ * their verdicts to dropped (NULL: nowhere).
+ */
+void	pskd_lshmr_apply(const char *verdicts, char **paths, int n,
+	    const char *output, const char *dropped);
+
 #endif /* PSKD_LSHMR_H */

@@ -132,6 +132,10 @@ def read_frames(data):
     while off < len(data):
         idlen, linelen, count = struct.unpack_from("<III", data, off)
         off += 12
+        if version == 2 and idlen & 0x80000000:
+            # A rejected document (pskd-frames(5), version 2).
+            idlen &= 0x7fffffff
+            hdr.setdefault("rejected", []).append(len(frames))
         fid = data[off:off + idlen]
         off += idlen
         line = data[off:off + linelen]
@@ -142,3 +146,19 @@ def read_frames(data):
         frames.append((fid, line, vals))
     assert off == len(data), "trailing bytes"
     return hdr, frames
+
+
+def write_frames(frames, k, version=1, unit=0, n=5, norm=31, shingle_seed=0,
+                 family=1, minhash_seed=1, rejected=()):
+    """A signature stream (pskd-frames(5)) of (id, line, values) frames,
+    values a list of k components or empty; the header as given; the
+    frames numbered in rejected (from 0) flagged so (version 2)."""
+    out = bytearray(b"PSKF")
+    out += struct.pack("<HHIIIIQQII", version, 2, unit, n, norm, k,
+                       shingle_seed, minhash_seed, family, 0)
+    for i, (fid, line, vals) in enumerate(frames):
+        assert len(vals) in (0, k)
+        flag = 0x80000000 if i in rejected else 0
+        out += struct.pack("<III", len(fid) | flag, len(line), len(vals))
+        out += fid + line + struct.pack("<%dI" % len(vals), *vals)
+    return bytes(out)

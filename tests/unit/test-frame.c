@@ -220,10 +220,10 @@ test_refusals(void)
 	    &fr) == -1 && strcmp(fr.err, "frame 1: truncated") == 0,
 	    "a huge length in a short stream is truncation");
 	pskd_frame_reader_close(&fr);
-	/* Version 2 is not ours. */
-	pskd_put_le16(s.p + 4, 2);
+	/* Version 3 is not ours. */
+	pskd_put_le16(s.p + 4, 3);
 	check(read_all(tmpfile_with(s.p, s.len), 0, &fr) == -1 &&
-	    strcmp(fr.err, "frame stream version 2 not supported") == 0,
+	    strcmp(fr.err, "frame stream version 3 not supported") == 0,
 	    "unknown version refused");
 	pskd_frame_reader_close(&fr);
 	free(s.p);
@@ -269,6 +269,94 @@ test_simd(void)
 		printf("skip - AVX-512 against portable: no AVX-512F here\n");
 }
 
+/*
+ * Version 2: a rejected document through the relay, as pskd-shingle writes
+ * it and pskd-minhash passes it on, read back; the flag in version 1 is a
+ * length, and a rejected document with values is refused.
+ */
+static void
+test_rejects(void)
+{
+	struct pskd_frame_params fp = { .kind = PSKD_FRAME_SHINGLES, .n = 5,
+	    .norm = PSKD_NORM_ALL, .rejects = 1 };
+	struct pskd_frame_reader fr, fr2;
+	struct pskd_frame_relay rl;
+	struct pskd_writer w;
+	struct pskd_frame f;
+	struct pskd_buf s = { 0 };
+	char path[64], path2[64];
+	unsigned char *d, chunk[4096];
+	uint32_t sig[4] = { 1, 2, 3, 4 };
+	ssize_t got;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/r", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	pskd_writer_init(&w, fd, path);
+	pskd_frame_write_header(&w, &fp);
+	pskd_frame_relay_init(&rl, &w);
+	pskd_frame_relay_rejected(&rl, (const unsigned char *)"f:2", 3,
+	    (const unsigned char *)"bad", 3);
+	d = pskd_frame_relay_begin(&rl, (const unsigned char *)"g", 1,
+	    (const unsigned char *)"{}", 2, 1);
+	pskd_put_le64(d, 42);
+	pskd_frame_relay_end(&rl, 1);
+	pskd_frame_relay_flush(&rl);
+	pskd_writer_flush(&w);
+	lseek(fd, 0, SEEK_SET);
+	while ((got = read(fd, chunk, sizeof(chunk))) > 0)
+		pskd_buf_add(&s, chunk, (size_t)got);
+	close(fd);
+	free(w.buf);
+	check(s.len > 6 && pskd_get_le16(s.p + 4) == 2, "--rejects: version 2");
+	check(pskd_get_le32(s.p + PSKD_FRAME_HEADER_SIZE) == (3 |
+	    PSKD_FRAME_REJECTED), "the flag is the top bit of id_len");
+	check(pskd_frame_reader_open(&fr, path, PSKD_FRAME_SHINGLES) == 0 &&
+	    fr.fp.rejects, "a version 2 stream is read");
+	check(pskd_frame_next(&fr, &f) == 1 && f.rejected && f.idlen == 3 &&
+	    memcmp(f.id, "f:2", 3) == 0 && f.linelen == 3 && f.count == 0,
+	    "a rejected document read back");
+	/* Passed on as a signature frame, it stays rejected. */
+	snprintf(path2, sizeof(path2), "%s/r2", dir);
+	fd = open(path2, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	pskd_writer_init(&w, fd, path2);
+	fp.kind = PSKD_FRAME_SIGNATURES;
+	fp.k = 4;
+	fp.family = PSKD_FAMILY_CLASSIC;
+	fp.minhash_seed = 1;
+	pskd_frame_write_header(&w, &fp);
+	pskd_frame_relay_init(&rl, &w);
+	pskd_frame_relay_attach(&rl, &fr);
+	pskd_frame_relay_u32(&rl, &f, sig, 4);
+	check(pskd_frame_next(&fr, &f) == 1 && !f.rejected && f.count == 1,
+	    "the next document is not");
+	pskd_frame_relay_u32(&rl, &f, sig, 4);
+	pskd_frame_reader_close(&fr);
+	pskd_writer_flush(&w);
+	close(fd);
+	free(w.buf);
+	check(pskd_frame_reader_open(&fr2, path2, PSKD_FRAME_SIGNATURES) == 0 &&
+	    pskd_frame_next(&fr2, &f) == 1 && f.rejected && f.count == 0 &&
+	    pskd_frame_next(&fr2, &f) == 1 && !f.rejected && f.count == 4 &&
+	    pskd_frame_next(&fr2, &f) == 0, "relayed: rejected, then four "
+	    "components");
+	pskd_frame_reader_close(&fr2);
+	/* The flag with a value. */
+	pskd_put_le32(s.p + PSKD_FRAME_HEADER_SIZE + 8, 1);
+	check(read_all(tmpfile_with(s.p, s.len), PSKD_FRAME_SHINGLES, &fr) ==
+	    -1 && strcmp(fr.err, "frame 1: a rejected document with values")
+	    == 0, "a rejected document with values refused");
+	pskd_frame_reader_close(&fr);
+	/* In version 1 the top bit is part of the length. */
+	pskd_put_le32(s.p + PSKD_FRAME_HEADER_SIZE + 8, 0);
+	pskd_put_le16(s.p + 4, 1);
+	check(read_all(tmpfile_with(s.p, s.len), PSKD_FRAME_SHINGLES, &fr) ==
+	    -1 && strcmp(fr.err, "frame 1: id of 2147483651 bytes is too long")
+	    == 0, "version 1: no flag, a length");
+	pskd_frame_reader_close(&fr);
+	free(s.p);
+}
+
 int
 main(void)
 {
@@ -283,6 +371,7 @@ main(void)
 	test_truncation(PSKD_FRAME_SHINGLES);
 	test_truncation(PSKD_FRAME_SIGNATURES);
 	test_refusals();
+	test_rejects();
 	test_simd();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd) != 0)

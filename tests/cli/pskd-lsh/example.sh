@@ -6,3 +6,5 @@ head -3 docs.jsonl > shard1.jsonl
 tail -n +4 docs.jsonl > shard2.jsonl
 for s in shard1 shard2; do pskd-shingle $s.jsonl | pskd-minhash | pskd-lsh -q -i index > $s.kept; done
 cat shard1.kept shard2.kept | cmp - kept.jsonl && echo same as one run
+pskd-shingle shard1.jsonl | pskd-minhash | pskd-lsh -i index -o again.kept
+cmp shard1.kept again.kept

@@ -1,1 +1,6 @@
-pskd-shingle -w 0 < /dev/null
+# A usage error: the message line only (the usage text after it is the
+# SYNOPSIS of the man page, which a test of its own compares).
+pskd-shingle -w 0 < /dev/null 2> err
+s=$?
+head -n 1 err >&2
+exit $s

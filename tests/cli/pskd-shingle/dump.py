@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # dump.py - a frame stream (stdin) as text, read with struct from the
 # layout in pskd-frames(5), for the golden tests.  --summary: counts only.
+# A rejected document of a version 2 stream is marked "(rejected)".
 import struct, sys
 
 data = sys.stdin.buffer.read()
@@ -20,6 +21,9 @@ vs = 8 if kind == 1 else 4
 while off < len(data):
     idlen, linelen, count = struct.unpack_from("<III", data, off)
     off += 12
+    rejected = version == 2 and idlen & 0x80000000
+    idlen &= 0x7fffffff if version == 2 else 0xffffffff
+    mark = " (rejected)" if rejected else ""
     fid = data[off:off + idlen].decode("utf-8", "backslashreplace")
     off += idlen
     line = data[off:off + linelen]
@@ -28,9 +32,9 @@ while off < len(data):
             for i in range(count)]
     off += count * vs
     if summary:
-        print("%s: line %d bytes, %d values" % (fid, linelen, count))
+        print("%s%s: line %d bytes, %d values" % (fid, mark, linelen, count))
         continue
-    print("%s: %s" % (fid, line.decode("utf-8", "backslashreplace")))
+    print("%s%s: %s" % (fid, mark, line.decode("utf-8", "backslashreplace")))
     for v in vals:
         print("  %0*x" % (2 * vs, v))
 if off != len(data):

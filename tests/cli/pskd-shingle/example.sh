@@ -8,3 +8,9 @@ cat verdicts.tsv
 pskd-shingle -c 3 zh.jsonl | pskd-minhash | pskd-lsh > kept.jsonl
 cat kept.jsonl
 pskd-shingle < /dev/null | od -An -tx1
+printf '%s\n' '{"meta": {"id": "m1"}, "title": "A", "body": {"text": "one two three four five six"}}' '{"meta": {"id": "m2"}, "title": null}' '{"meta": {"id": "m3"}, "body": {"text": "one two three four five six"}}' > mixed.jsonl
+cat mixed.jsonl
+pskd-shingle -f title,body.text --id meta.id --rejects rejects.tsv mixed.jsonl | pskd-minhash | pskd-lsh -q --verdicts v.tsv > kept.jsonl
+cat rejects.tsv
+cat v.tsv
+pskd-shingle --rejects /dev/null < /dev/null | od -An -tx1 | head -1

@@ -1,0 +1,6 @@
+# A usage error: the message line only (the usage text after it is the
+# SYNOPSIS of the man page, which a test of its own compares).
+pskd-lsh -r 65 < /dev/null 2> err
+s=$?
+head -n 1 err >&2
+exit $s
