@@ -159,6 +159,7 @@ stats_merge(struct stats *a, const struct stats *b, char *err, size_t errsize)
 		over |= add(&a->keep, b->keep);
 		over |= add(&a->empty, b->empty);
 		over |= add(&a->neardup, b->neardup);
+		over |= add(&a->rejected, b->rejected);
 		over |= stats_dist_merge(&a->est, &b->est);
 		break;
 	case STATS_SHINGLES:
@@ -375,6 +376,7 @@ stats_json(struct pskd_buf *b, const struct stats *s, uint64_t top)
 		addu(b, "keep", s->keep);
 		addu(b, "empty", s->empty);
 		addu(b, "near_duplicate", s->neardup);
+		addu(b, "rejected", s->rejected);
 		adddist(b, "estimates", &s->est);
 		break;
 	case STATS_SHINGLES:
@@ -606,9 +608,10 @@ stats_parse(struct stats *s, const struct jv *v, char *err, size_t errsize)
 		s->keep = getu(&in, "keep");
 		s->empty = getu(&in, "empty");
 		s->neardup = getu(&in, "near_duplicate");
+		s->rejected = getu(&in, "rejected");
 		getdist(&in, "estimates", &s->est);
-		if (!in.bad && (s->keep + s->empty + s->neardup != s->n ||
-		    s->est.count != s->neardup))
+		if (!in.bad && (s->keep + s->empty + s->neardup +
+		    s->rejected != s->n || s->est.count != s->neardup))
 			return fail(&in, "verdicts that do not add up");
 		break;
 	case STATS_SHINGLES:

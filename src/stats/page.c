@@ -274,7 +274,7 @@ static void
 cells(struct pskd_buf *b, const struct report_row *r)
 {
 	const uint64_t v[] = { r->documents, r->kept, r->neardup, r->empty,
-	    r->tokens, r->windows };
+	    r->rejected, r->tokens, r->windows };
 	size_t i;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -294,7 +294,8 @@ table_section(struct pskd_buf *b, const struct report *rp)
 	    "report.json holds them too.");
 	puts_b(b, "<table>\n<tr><th>shard</th><th>file</th><th>bytes</th>"
 	    "<th>status</th><th>documents</th><th>kept</th>"
-	    "<th>near-duplicates</th><th>empty</th><th>tokens</th>"
+	    "<th>near-duplicates</th><th>empty</th><th>rejected</th>"
+	    "<th>tokens</th>"
 	    "<th>windows</th></tr>\n");
 	for (i = 0; i < rp->nshards; i++) {
 		const struct report_shard *sh = &rp->shards[i];
@@ -408,6 +409,7 @@ jrow(struct pskd_buf *b, const struct report_row *r)
 	jnum(b, "kept", r->kept, 0);
 	jnum(b, "near_duplicates", r->neardup, 0);
 	jnum(b, "empty", r->empty, 0);
+	jnum(b, "rejected", r->rejected, 0);
 	jnum(b, "tokens", r->tokens, 0);
 	jnum(b, "windows", r->windows, 0);
 }

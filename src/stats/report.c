@@ -247,12 +247,14 @@ report_row(const struct report_shard *sh, struct report_row *r)
 	const struct stats *v = &sh->obj[STATS_VERDICTS];
 
 	r->documents = r->kept = r->neardup = r->empty = REPORT_NONE;
+	r->rejected = REPORT_NONE;
 	r->tokens = r->windows = REPORT_NONE;
 	if (sh->has[STATS_VERDICTS]) {
 		r->documents = v->n;
 		r->kept = v->keep + v->empty;
 		r->neardup = v->neardup;
 		r->empty = v->empty;
+		r->rejected = v->rejected;
 	} else {
 		r->documents = sh->mdocs;
 		r->kept = sh->muniq;
@@ -280,6 +282,7 @@ report_totals(const struct report *rp, struct report_row *t)
 	size_t i;
 
 	t->documents = t->kept = t->neardup = t->empty = REPORT_NONE;
+	t->rejected = REPORT_NONE;
 	t->tokens = t->windows = REPORT_NONE;
 	for (i = 0; i < rp->nshards; i++) {
 		report_row(&rp->shards[i], &r);
@@ -287,6 +290,7 @@ report_totals(const struct report *rp, struct report_row *t)
 		add(&t->kept, r.kept);
 		add(&t->neardup, r.neardup);
 		add(&t->empty, r.empty);
+		add(&t->rejected, r.rejected);
 		add(&t->tokens, r.tokens);
 		add(&t->windows, r.windows);
 	}

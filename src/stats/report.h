@@ -47,7 +47,8 @@ struct report {
 
 /* A shard's numbers, REPORT_NONE where unknown. */
 struct report_row {
-	uint64_t	 documents, kept, neardup, empty, tokens, windows;
+	uint64_t	 documents, kept, neardup, empty, rejected;
+	uint64_t	 tokens, windows;
 };
 
 /* These exit 1 with a message on a bad input. */

@@ -33,7 +33,9 @@ collect_kind_parse(const char *name, enum collect_kind *k)
 static int
 verdict_line(const unsigned char *p, size_t n)
 {
-	static const char *const v[] = { "keep", "empty", "near_duplicate" };
+	static const char *const v[] = {
+		"keep", "empty", "near_duplicate", "rejected"
+	};
 	const unsigned char *nl = memchr(p, '\n', n), *tab, *end;
 	size_t i, len;
 
@@ -44,7 +46,7 @@ verdict_line(const unsigned char *p, size_t n)
 	tab++;
 	end = memchr(tab, '\t', n - (size_t)(tab - p));
 	len = (size_t)((end ? end : p + n) - tab);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		if (len == strlen(v[i]) && memcmp(tab, v[i], len) == 0)
 			return 1;
 	return 0;

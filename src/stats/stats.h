@@ -103,7 +103,7 @@ struct stats {
 	struct stats_dist text_bytes, text_chars;
 
 	/* verdicts */
-	uint64_t	 keep, empty, neardup;
+	uint64_t	 keep, empty, neardup, rejected;
 	struct stats_dist est;		/* ten-thousandths */
 
 	/* frames (shingles, signatures): the stream's parameters */

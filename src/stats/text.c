@@ -126,7 +126,7 @@ collect_verdicts(struct pskd_reader *r, struct stats *s)
 	while ((rc = pskd_reader_line(r, &line, &len)) == 1) {
 		n = fields(line, len, f, fl, 5);
 		if (n >= 2 && is(f[1], fl[1], "near_duplicate")) {
-			/* A tombstone line goes on with the document's line. */
+			/* Its tombstone line goes on with the document's. */
 			if (n < 4)
 				pskd_fail_at(r->name, r->lineno,
 				    "near_duplicate without its match and "
@@ -137,13 +137,16 @@ collect_verdicts(struct pskd_reader *r, struct stats *s)
 				    "with at most four decimals");
 			stats_dist_add(&s->est, (uint64_t)est);
 			s->neardup++;
+		} else if (n >= 2 && is(f[1], fl[1], "rejected")) {
+			/* Its tombstone line goes on with the document's. */
+			s->rejected++;
 		} else if (n == 2 && is(f[1], fl[1], "keep")) {
 			s->keep++;
 		} else if (n == 2 && is(f[1], fl[1], "empty")) {
 			s->empty++;
 		} else {
 			pskd_fail_at(r->name, r->lineno, "not a verdict (id, "
-			    "then keep, empty or near_duplicate)");
+			    "then keep, empty, near_duplicate or rejected)");
 		}
 		s->n++;
 		s->bytes += len + !r->noeol;
