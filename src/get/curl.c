@@ -1,15 +1,18 @@
 /*
- * curl.c - one transfer through the curl program, and the parser of the
+ * curl.c - one request through the curl program, and the parser of the
  * headers it dumps.  The argument vector is fixed here: -q first (no
- * .curlrc), the URL as the argument of --url (never read as an option),
- * globbing off, protocols and redirects limited.
+ * .curlrc), globbing off, protocols limited, redirects not followed (the
+ * caller follows them, hop by hop, with the URL curl resolved); the URL and
+ * the request headers come on curl's standard input as a config.
  */
 #define _GNU_SOURCE
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -31,7 +34,7 @@ pskd_http_init(struct pskd_http *h)
 	h->retry_after = -1;
 }
 
-/* Forget a block (a redirect's, a 1xx's) but keep the line buffer. */
+/* Forget a block (a 1xx's) but keep the line buffer. */
 static void
 reset(struct pskd_http *h)
 {
@@ -39,6 +42,7 @@ reset(struct pskd_http *h)
 
 	free(h->etag);
 	free(h->lastmod);
+	free(h->linked_etag);
 	pskd_http_init(h);
 	h->line = line;
 }
@@ -48,6 +52,7 @@ pskd_http_free(struct pskd_http *h)
 {
 	free(h->etag);
 	free(h->lastmod);
+	free(h->linked_etag);
 	pskd_buf_free(&h->line);
 	pskd_http_init(h);
 }
@@ -108,6 +113,89 @@ content_range(struct pskd_http *h, const char *v)
 		h->range_total_known = 1;
 }
 
+/* 32 bytes of base64 (with its one '=' of padding) as hex, or "". */
+static void
+base64_sha(const char *v, size_t n, char hex[PSKD_SHA256_HEX])
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned char md[33];
+	uint32_t acc = 0;
+	size_t i, bits = 0, k = 0;
+	const char *p;
+
+	hex[0] = '\0';
+	if (n != 44 || v[43] != '=' || v[42] == '=')
+		return;
+	for (i = 0; i < 43; i++) {
+		static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "abcdefghijklmnopqrstuvwxyz0123456789+/";
+
+		if (v[i] == '\0' || (p = strchr(b64, v[i])) == NULL)
+			return;
+		acc = acc << 6 | (uint32_t)(p - b64);
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			md[k++] = (unsigned char)(acc >> bits);
+		}
+	}
+	if (k != 32)
+		return;
+	for (i = 0; i < 32; i++) {
+		hex[2 * i] = digits[md[i] >> 4];
+		hex[2 * i + 1] = digits[md[i] & 15];
+	}
+	hex[64] = '\0';
+}
+
+/*
+ * The sha-256 member of a digest header: Repr-Digest (RFC 9530, a
+ * dictionary: sha-256=:BASE64:) or Digest (RFC 3230: SHA-256=BASE64).
+ */
+static void
+digest(const char *v, int structured, char hex[PSKD_SHA256_HEX])
+{
+	const char *key = "sha-256=";
+	size_t n;
+
+	while (*v) {
+		v += strspn(v, " \t,");
+		n = strcspn(v, ",");
+		if (n > 8 && strncasecmp(v, key, 8) == 0) {
+			if (!structured)
+				base64_sha(v + 8, n - 8, hex);
+			else if (n > 10 && v[8] == ':' && v[n - 1] == ':')
+				base64_sha(v + 9, n - 10, hex);
+			return;
+		}
+		v += n;
+	}
+}
+
+/* X-Linked-Etag: the content's ETag at the hub; a sha256 for LFS files. */
+static void
+linked_etag(struct pskd_http *h, const char *v)
+{
+	const char *e = v;
+	size_t n;
+
+	free(h->linked_etag);
+	h->linked_etag = pskd_xstrdup(v);
+	h->linked_sha[0] = '\0';
+	if (strncmp(e, "W/", 2) == 0)
+		return;			/* a weak ETag names no bytes */
+	n = strlen(e);
+	if (n == 66 && e[0] == '"' && e[65] == '"') {
+		e++;
+		n = 64;
+	}
+	if (pskd_sha256_valid(e, n)) {
+		for (n = 0; n < 64; n++)
+			h->linked_sha[n] = (char)(e[n] | 0x20);
+		h->linked_sha[64] = '\0';
+	}
+}
+
 /* One header line, NUL-terminated, without its '\n'. */
 static void
 header_line(struct pskd_http *h, char *line)
@@ -145,8 +233,17 @@ header_line(struct pskd_http *h, char *line)
 		h->lastmod = pskd_xstrdup(v);
 	} else if (strcasecmp(line, "location") == 0) {
 		h->has_location = 1;
-	} else if (strcasecmp(line, "retry-after") == 0)
+	} else if (strcasecmp(line, "retry-after") == 0) {
 		retry_after(h, v);
+	} else if (strcasecmp(line, "x-linked-etag") == 0) {
+		linked_etag(h, v);
+	} else if (strcasecmp(line, "x-linked-size") == 0) {
+		h->linked_size_known = parse_u64(v, &h->linked_size, &e) == 0 &&
+		    *e == '\0';
+	} else if (strcasecmp(line, "repr-digest") == 0) {
+		digest(v, 1, h->repr_sha);
+	} else if (strcasecmp(line, "digest") == 0)
+		digest(v, 0, h->digest_sha);
 }
 
 size_t
@@ -164,10 +261,8 @@ pskd_http_feed(struct pskd_http *h, const char *p, size_t n)
 		pskd_buf_addc(&h->line, '\0');
 		if (h->line.p[0] == '\0' || (h->line.p[0] == '\r' &&
 		    h->line.p[1] == '\0')) {
-			/* The end of a block: the last one? */
-			if (!(h->status >= 100 && h->status < 200) &&
-			    !(h->status >= 300 && h->status < 400 &&
-			    h->has_location))
+			/* The end of a block: the response's, or a 1xx's? */
+			if (!(h->status >= 100 && h->status < 200))
 				h->final = 1;
 		} else
 			header_line(h, (char *)h->line.p);
@@ -176,80 +271,144 @@ pskd_http_feed(struct pskd_http *h, const char *p, size_t n)
 	return i;
 }
 
+void
+pskd_curl_config(struct pskd_buf *b, const char *name, const char *v)
+{
+	pskd_buf_add(b, name, strlen(name));
+	pskd_buf_add(b, " = \"", 4);
+	for (; *v; v++) {
+		switch (*v) {
+		case '"': pskd_buf_add(b, "\\\"", 2); break;
+		case '\\': pskd_buf_add(b, "\\\\", 2); break;
+		case '\t': pskd_buf_add(b, "\\t", 2); break;
+		case '\n': pskd_buf_add(b, "\\n", 2); break;
+		case '\r': pskd_buf_add(b, "\\r", 2); break;
+		case '\v': pskd_buf_add(b, "\\v", 2); break;
+		default: pskd_buf_addc(b, (unsigned char)*v);
+		}
+	}
+	pskd_buf_add(b, "\"\n", 2);
+}
+
+/* Send all of b on the socket s; -1 when curl went away first. */
+static int
+send_all(int s, const struct pskd_buf *b)
+{
+	size_t off = 0;
+	ssize_t n;
+
+	while (off < b->len) {
+		n = send(s, b->p + off, b->len - off, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		off += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * curl's environment: pskd-get's without HF_TOKEN, which curl does not
+ * need and which then cannot reach a process that does not need it.
+ */
+static char **curl_env;
+static pthread_once_t curl_env_once = PTHREAD_ONCE_INIT;
+
+static void
+make_curl_env(void)
+{
+	size_t n = 0, k = 0;
+
+	while (environ[n] != NULL)
+		n++;
+	curl_env = pskd_xcalloc(n + 1, sizeof(*curl_env));
+	for (n = 0; environ[n] != NULL; n++)
+		if (strncmp(environ[n], "HF_TOKEN=", 9) != 0)
+			curl_env[k++] = environ[n];
+}
+
 int
 pskd_curl_start(struct pskd_curl *c, const char *url, uint64_t from,
-    const char *if_range, const char *agent)
+    const char *if_range, const struct pskd_buf *extra)
 {
+	/*
+	 * Fixed settings only: the URL and headers go on curl's standard
+	 * input as a config (--config -), never in an argument vector, where
+	 * any user could read them and where a long URL would not fit.  The
+	 * write-out names the redirect's URL on stderr, the third pipe.
+	 */
+	static char *const argv[] = {
+		"curl", "-q",		/* first: never read a .curlrc */
+		"--config", "-", "--silent", "--no-buffer", "--globoff",
+		"--proto", "=http,https,file", "--connect-timeout", "30",
+		"--dump-header", "/dev/fd/3",
+		"--write-out", "%{stderr}%{redirect_url}", NULL
+	};
 	posix_spawn_file_actions_t fa;
-	char range[32], *ifr = NULL, *argv[40];
-	int bp[2], hp[2], n = 0, e;
+	struct pskd_buf cfg = { NULL, 0, 0 };
+	char range[32], *ifr;
+	int bp[2] = { -1, -1 }, hp[2] = { -1, -1 }, ep[2] = { -1, -1 };
+	int sv[2] = { -1, -1 }, e, i;
 
-	argv[n++] = "curl";
-	argv[n++] = "-q";		/* first: never read a .curlrc */
-	argv[n++] = "--silent";
-	argv[n++] = "--no-buffer";
-	argv[n++] = "--globoff";
-	argv[n++] = "--location";
-	argv[n++] = "--max-redirs";
-	argv[n++] = "10";
-	argv[n++] = "--proto";
-	argv[n++] = "=http,https,file";
-	argv[n++] = "--proto-redir";
-	argv[n++] = "=http,https";
-	argv[n++] = "--connect-timeout";
-	argv[n++] = "30";
-	argv[n++] = "--user-agent";
-	argv[n++] = (char *)agent;
-	argv[n++] = "--dump-header";
-	argv[n++] = "/dev/fd/3";
+	pthread_once(&curl_env_once, make_curl_env);
 	if (from > 0) {
 		snprintf(range, sizeof(range), "%llu-",
 		    (unsigned long long)from);
-		argv[n++] = "--range";
-		argv[n++] = range;
+		pskd_curl_config(&cfg, "range", range);
 		if (if_range != NULL) {
-			size_t len = strlen(if_range) + 16;
-
-			ifr = pskd_xmalloc(len);
-			snprintf(ifr, len, "If-Range: %s", if_range);
-			argv[n++] = "--header";
-			argv[n++] = ifr;
+			ifr = pskd_xmalloc(strlen(if_range) + 16);
+			sprintf(ifr, "If-Range: %s", if_range);
+			pskd_curl_config(&cfg, "header", ifr);
+			free(ifr);
 		}
 	}
-	argv[n++] = "--url";
-	argv[n++] = (char *)url;
-	argv[n] = NULL;
+	if (extra != NULL && extra->len > 0)
+		pskd_buf_add(&cfg, extra->p, extra->len);
+	pskd_curl_config(&cfg, "url", url);
 
 	/* Close-on-exec, so a curl started by another thread gets none. */
-	if (pipe2(bp, O_CLOEXEC) == -1)
-		goto fail;
-	if (pipe2(hp, O_CLOEXEC) == -1) {
-		close(bp[0]);
-		close(bp[1]);
+	if (pipe2(bp, O_CLOEXEC) == -1 || pipe2(hp, O_CLOEXEC) == -1 ||
+	    pipe2(ep, O_CLOEXEC) == -1 ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
+		e = errno;
 		goto fail;
 	}
 	pskd_pipe_grow(bp[0]);
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
 	posix_spawn_file_actions_adddup2(&fa, bp[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, ep[1], 2);
 	posix_spawn_file_actions_adddup2(&fa, hp[1], 3);
-	e = posix_spawnp(&c->pid, "curl", &fa, NULL, argv, environ);
+	e = posix_spawnp(&c->pid, "curl", &fa, NULL, argv, curl_env);
 	posix_spawn_file_actions_destroy(&fa);
+	if (e != 0)
+		goto fail;
 	close(bp[1]);
 	close(hp[1]);
-	free(ifr);
-	if (e != 0) {
-		close(bp[0]);
-		close(hp[0]);
-		errno = e;
-		return -1;
-	}
+	close(ep[1]);
+	close(sv[1]);
 	c->body = bp[0];
 	c->hdrs = hp[0];
+	c->err = ep[0];
+	/* A curl that died before reading it all fails in pskd_curl_end. */
+	(void)send_all(sv[0], &cfg);
+	close(sv[0]);
+	pskd_buf_free(&cfg);
 	return 0;
 fail:
-	free(ifr);
+	for (i = 0; i < 2; i++) {
+		if (bp[i] != -1)
+			close(bp[i]);
+		if (hp[i] != -1)
+			close(hp[i]);
+		if (ep[i] != -1)
+			close(ep[i]);
+		if (sv[i] != -1)
+			close(sv[i]);
+	}
+	pskd_buf_free(&cfg);
+	errno = e;
 	return -1;
 }
 
@@ -284,6 +443,52 @@ pskd_curl_headers(struct pskd_curl *c, struct pskd_http *h, double stall,
 	return h->final ? 0 : -1;
 }
 
+/* Read fd to its end (at most max bytes) into b; -1 on a stall or more. */
+static int
+read_to_end(int fd, struct pskd_buf *b, size_t max, double stall)
+{
+	struct pollfd pfd = { fd, POLLIN, 0 };
+	char buf[16384];
+	ssize_t got;
+	int r;
+
+	for (;;) {
+		r = poll(&pfd, 1, (int)(stall * 1000));
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got = read(fd, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return got == 0 ? 0 : -1;
+		if (b != NULL) {
+			if (b->len + (size_t)got > max)
+				return -1;
+			pskd_buf_add(b, buf, (size_t)got);
+		} else if (max < (size_t)got) {
+			return -1;
+		} else
+			max -= (size_t)got;
+	}
+}
+
+char *
+pskd_curl_redirect(struct pskd_curl *c, double stall)
+{
+	struct pskd_buf b = { NULL, 0, 0 };
+	char *url = NULL;
+
+	/* A redirect's body is small; one that does not end is a fault. */
+	if (read_to_end(c->body, NULL, 1u << 20, stall) == 0 &&
+	    read_to_end(c->err, &b, 65536, stall) == 0 && b.len > 0 &&
+	    memchr(b.p, '\0', b.len) == NULL)
+		url = pskd_xstrndup((const char *)b.p, b.len);
+	pskd_buf_free(&b);
+	return url;
+}
+
 int
 pskd_curl_end(struct pskd_curl *c, int kill_it)
 {
@@ -293,7 +498,9 @@ pskd_curl_end(struct pskd_curl *c, int kill_it)
 		close(c->hdrs);
 	if (c->body != -1)
 		close(c->body);
-	c->hdrs = c->body = -1;
+	if (c->err != -1)
+		close(c->err);
+	c->hdrs = c->body = c->err = -1;
 	if (kill_it)
 		kill(c->pid, SIGTERM);
 	while (waitpid(c->pid, &st, 0) == -1)

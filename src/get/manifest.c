@@ -3,8 +3,12 @@
  * line, so a reader needs no more than the JSON Lines scanner), its lock,
  * and NAME.partial.json checkpoints.  Formats in pskd-manifest(5).
  */
+#include <sys/stat.h>
+
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +21,26 @@ static const char head[] = "{\"version\": 1, \"shards\": [";
 static const char tail[] = "]}";
 
 static const char *const known[] = {
-	"url", "file", "bytes", "sha256", "etag", "status"
+	"url", "file", "bytes", "sha256", "etag", "status", "sha256_from"
 };
 #define NKNOWN (sizeof(known) / sizeof(known[0]))
+#define NREQUIRED 6	/* sha256_from is there only when known */
+
+/* Where an expected sha256 came from (pskd-manifest(5)). */
+static const char *const sources[] = {
+	"list", "X-Linked-Etag", "Repr-Digest", "Digest"
+};
+
+const char *
+pskd_sha256_source(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
+		if (name != NULL && strcmp(name, sources[i]) == 0)
+			return sources[i];
+	return NULL;
+}
 
 void
 pskd_manifest_init(struct pskd_manifest *m)
@@ -35,6 +56,20 @@ pskd_shard_clear(struct pskd_shard *s)
 	free(s->etag);
 	pskd_buf_free(&s->extra);
 	memset(s, 0, sizeof(*s));
+}
+
+void
+pskd_shard_copy(struct pskd_shard *to, const struct pskd_shard *from)
+{
+	to->url = pskd_xstrdup(from->url);
+	to->file = pskd_xstrdup(from->file);
+	to->bytes = from->bytes;
+	memcpy(to->sha256, from->sha256, sizeof(to->sha256));
+	to->etag = from->etag ? pskd_xstrdup(from->etag) : NULL;
+	to->status = from->status;
+	to->sha256_from = from->sha256_from;
+	if (from->extra.len > 0)
+		pskd_buf_add(&to->extra, from->extra.p, from->extra.len);
 }
 
 void
@@ -135,10 +170,12 @@ get_string(const struct pskd_json_field *f, int nullable, char **out)
 	if (f->kind == PSKD_JSON_OTHER && nullable && f->rawlen == 4 &&
 	    memcmp(f->raw, "null", 4) == 0)
 		return 0;
-	if (f->kind != PSKD_JSON_STRING ||
-	    memchr(f->value.p, '\0', f->value.len) != NULL)
+	if (f->kind != PSKD_JSON_STRING || (f->value.len > 0 &&
+	    memchr(f->value.p, '\0', f->value.len) != NULL))
 		return -1;
-	*out = pskd_xstrndup((const char *)f->value.p, f->value.len);
+	/* An empty string has no buffer: never pass NULL to the C library. */
+	*out = f->value.len > 0 ? pskd_xstrndup((const char *)f->value.p,
+	    f->value.len) : pskd_xstrdup("");
 	return 0;
 }
 
@@ -213,6 +250,46 @@ shard_head(const struct pskd_shard *s, struct pskd_buf *b)
 	add_str(b, ", \"status\": \"");
 	add_str(b, pskd_shard_status_name(s->status));
 	pskd_buf_addc(b, '"');
+	if (s->sha256_from != NULL) {
+		add_str(b, ", \"sha256_from\": ");
+		add_quoted(b, s->sha256_from);
+	}
+}
+
+/* The members after the known ones, as an object of their own. */
+static void
+extra_object(const struct pskd_buf *extra, struct pskd_buf *obj)
+{
+	pskd_buf_addc(obj, '{');
+	if (extra->len > 2)		/* ', "k": v, ...' */
+		pskd_buf_add(obj, extra->p + 2, extra->len - 2);
+	pskd_buf_addc(obj, '}');
+}
+
+static int
+extra_has_known(const struct pskd_buf *extra)
+{
+	struct pskd_json_field f[NKNOWN];
+	struct pskd_buf obj = { NULL, 0, 0 };
+	char err[128];
+	size_t i, off;
+	int r = 0;
+
+	if (extra->len == 0)
+		return 0;
+	memset(f, 0, sizeof(f));
+	for (i = 0; i < NKNOWN; i++)
+		f[i].name = known[i];
+	extra_object(extra, &obj);
+	if (pskd_json_fields(obj.p, obj.len, f, NKNOWN, err, sizeof(err),
+	    &off) == -1)
+		r = 1;
+	for (i = 0; i < NKNOWN; i++)
+		if (f[i].kind != PSKD_JSON_MISSING)
+			r = 1;
+	free_fields(f, NKNOWN);
+	pskd_buf_free(&obj);
+	return r;
 }
 
 static int
@@ -230,7 +307,7 @@ parse_shard(struct pskd_shard *s, const unsigned char *p, size_t n,
 		f[i].name = known[i];
 	if (pskd_json_fields(p, n, f, NKNOWN, err, errsize, &off) == -1)
 		goto out;
-	for (i = 0; i < NKNOWN; i++)
+	for (i = 0; i < NREQUIRED; i++)
 		if (f[i].kind == PSKD_JSON_MISSING) {
 			snprintf(err, errsize, "shard without \"%s\"",
 			    known[i]);
@@ -270,6 +347,17 @@ parse_shard(struct pskd_shard *s, const unsigned char *p, size_t n,
 		snprintf(err, errsize, "unknown status");
 		goto out;
 	}
+	if (f[6].kind != PSKD_JSON_MISSING) {
+		char *from = NULL;
+
+		if (get_string(&f[6], 0, &from) == 0)
+			s->sha256_from = pskd_sha256_source(from);
+		free(from);
+		if (s->sha256_from == NULL) {
+			snprintf(err, errsize, "unknown \"sha256_from\"");
+			goto out;
+		}
+	}
 	/*
 	 * Members after the known ones are kept as text when the known ones
 	 * come first, as this file writes them.
@@ -280,6 +368,11 @@ parse_shard(struct pskd_shard *s, const unsigned char *p, size_t n,
 		pskd_buf_add(&s->extra, p + again.len, n - 1 - again.len);
 	else if (again.len + 1 != n || memcmp(again.p, p, again.len) != 0) {
 		snprintf(err, errsize, "shard not in the canonical form");
+		goto out;
+	}
+	/* The last of a duplicated key wins: none of ours may come again. */
+	if (extra_has_known(&s->extra)) {
+		snprintf(err, errsize, "a member pskd-get keeps, twice");
 		goto out;
 	}
 	r = 0;
@@ -419,43 +512,124 @@ out:
 	return r;
 }
 
-static int
-save(const char *dir, const char *name, const struct pskd_buf *b)
-{
-	struct pskd_outfile o;
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *path = pskd_xmalloc(n);
-	int r = -1, saved;
-
-	snprintf(path, n, "%s/%s", dir, name);
-	if (pskd_outfile_open(&o, path) == -1)
-		goto out;
-	if (pskd_write_all(o.fd, b->p, b->len) == -1) {
-		saved = errno;
-		pskd_outfile_abort(&o);
-		errno = saved;
-		goto out;
-	}
-	r = pskd_outfile_commit(&o);
-out:
-	free(path);
-	return r;
-}
-
 int
 pskd_manifest_save(const struct pskd_manifest *m, const char *dir)
 {
 	struct pskd_buf b = { NULL, 0, 0 }, lock = { NULL, 0, 0 };
-	int r;
+	struct pskd_outfile o;
+	char mpath[PATH_MAX], lpath[PATH_MAX], ltmp[PATH_MAX];
+	int fd = -1, r = -1, saved;
 
+	snprintf(mpath, sizeof(mpath), "%s/%s", dir, PSKD_MANIFEST);
+	snprintf(lpath, sizeof(lpath), "%s/%s", dir, PSKD_MANIFEST_LOCK);
+	snprintf(ltmp, sizeof(ltmp), "%s/.%s.tmp.%ld", dir, PSKD_MANIFEST_LOCK,
+	    (long)getpid());
 	pskd_manifest_encode(m, &b);
 	pskd_manifest_lock_encode(b.p, b.len, &lock);
-	r = save(dir, PSKD_MANIFEST, &b);
-	if (r == 0)
-		r = save(dir, PSKD_MANIFEST_LOCK, &lock);
+	/* pskd-get's own names are never written through a link. */
+	if (pskd_unlink_odd(mpath) == -1 || pskd_unlink_odd(lpath) == -1)
+		goto out;
+	/*
+	 * The new lock is on disk before the new manifest is renamed into
+	 * place, and not a temporary the signal handlers remove: a crash or
+	 * a signal between the two renames leaves it for
+	 * pskd_manifest_recover() to finish.
+	 */
+	pskd_tmp_sweep(lpath);
+	fd = open(ltmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0666);
+	if (fd == -1 || pskd_write_all(fd, lock.p, lock.len) == -1 ||
+	    fsync(fd) == -1)
+		goto fail;
+	if (pskd_outfile_open(&o, mpath) == -1)
+		goto fail;
+	if (pskd_write_all(o.fd, b.p, b.len) == -1) {
+		saved = errno;
+		pskd_outfile_abort(&o);
+		errno = saved;
+		goto fail;
+	}
+	if (pskd_outfile_commit(&o) == -1)
+		goto fail;
+	if (rename(ltmp, lpath) == -1 || pskd_fsync_dir(lpath) == -1)
+		goto fail;
+	r = 0;
+	goto out;
+fail:
+	saved = errno;
+	(void)unlink(ltmp);
+	errno = saved;
+out:
+	if (fd != -1)
+		close(fd);
 	pskd_buf_free(&b);
 	pskd_buf_free(&lock);
 	return r;
+}
+
+int
+pskd_manifest_recover(const char *dir)
+{
+	struct pskd_buf man = { NULL, 0, 0 }, t = { NULL, 0, 0 };
+	char mpath[PATH_MAX], lpath[PATH_MAX], tpath[PATH_MAX];
+	char hex[PSKD_SHA256_HEX], want[PSKD_SHA256_HEX], err[128];
+	const size_t prefix = strlen("." PSKD_MANIFEST_LOCK ".tmp.");
+	struct dirent *e;
+	DIR *d;
+	int r = 0;
+
+	snprintf(mpath, sizeof(mpath), "%s/%s", dir, PSKD_MANIFEST);
+	snprintf(lpath, sizeof(lpath), "%s/%s", dir, PSKD_MANIFEST_LOCK);
+	if (pskd_file_slurp(mpath, &man) == -1 || (d = opendir(dir)) == NULL) {
+		pskd_buf_free(&man);
+		return 0;
+	}
+	pskd_sha256_hex(man.p, man.len, hex);
+	while (r == 0 && (e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "." PSKD_MANIFEST_LOCK ".tmp.",
+		    prefix) != 0 || e->d_name[prefix] == '\0' ||
+		    e->d_name[prefix + strspn(e->d_name + prefix,
+		    "0123456789")] != '\0')
+			continue;
+		snprintf(tpath, sizeof(tpath), "%s/%s", dir, e->d_name);
+		t.len = 0;
+		if (pskd_file_slurp(tpath, &t) == 0 &&
+		    pskd_manifest_lock_parse(t.p, t.len, want, err,
+		    sizeof(err)) == 0 && strcmp(want, hex) == 0 &&
+		    rename(tpath, lpath) == 0 && pskd_fsync_dir(lpath) == 0)
+			r = 1;
+	}
+	closedir(d);
+	pskd_buf_free(&man);
+	pskd_buf_free(&t);
+	return r;
+}
+
+int
+pskd_unlink_odd(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == -1)
+		return errno == ENOENT ? 0 : -1;
+	if (S_ISREG(st.st_mode))
+		return 0;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return -1;
+	}
+	return unlink(path);
+}
+
+int
+pskd_record_text_ok(const char *t)
+{
+	size_t i, n = strlen(t);
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)t[i] < 0x20 || t[i] == 0x7f)
+			return 0;
+	return pskd_utf8_check((const unsigned char *)t, n) == n;
 }
 
 int
@@ -465,25 +639,32 @@ pskd_shard_set(struct pskd_shard *s, const char *key, const char *json)
 	struct pskd_json_field f = { key, 0, { 0, 0, 0 }, 0, 0 };
 	char err[128];
 	size_t i, off, at;
-	int r = -1;
+	int r = -3;
 
 	for (i = 0; i < NKNOWN; i++)
 		if (strcmp(key, known[i]) == 0)
 			return -1;
-	/* The value must be one JSON value. */
+	if (!pskd_record_text_ok(key) || *key == '\0')
+		return -2;
+	if (!pskd_record_text_ok(json))
+		goto out;
+	/*
+	 * The value must be one JSON value, all of json: "1, \"status\": 2"
+	 * parses inside {"v": ...} too, as two members.
+	 */
 	add_str(&val, "{\"v\": ");
 	add_str(&val, json);
 	pskd_buf_addc(&val, '}');
 	f.name = "v";
 	if (pskd_json_fields(val.p, val.len, &f, 1, err, sizeof(err),
-	    &off) == -1)
+	    &off) == -1 || f.kind == PSKD_JSON_MISSING ||
+	    f.raw != val.p + 6 || f.rawlen != strlen(json))
 		goto out;
 	/* Where is key now?  Look at the members as an object of their own. */
+	pskd_buf_free(&f.value);
+	memset(&f, 0, sizeof(f));
 	f.name = key;
-	pskd_buf_addc(&obj, '{');
-	if (s->extra.len > 2)
-		pskd_buf_add(&obj, s->extra.p + 2, s->extra.len - 2);
-	pskd_buf_addc(&obj, '}');
+	extra_object(&s->extra, &obj);
 	if (pskd_json_fields(obj.p, obj.len, &f, 1, err, sizeof(err),
 	    &off) == -1)
 		goto out;
@@ -535,7 +716,7 @@ pskd_file_slurp(const char *path, struct pskd_buf *b)
 	return got < 0 ? -1 : 0;
 }
 
-/* ---- checkpoints ---------------------------------------------------------- */
+/* ---- checkpoints ------------------------------------------------------- */
 
 void
 pskd_checkpoint_clear(struct pskd_checkpoint *c)

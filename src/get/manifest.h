@@ -33,6 +33,12 @@ struct pskd_shard {
 	char		 sha256[PSKD_SHA256_HEX];	/* "" when unknown */
 	char		*etag;		/* NULL when the server gave none */
 	enum pskd_shard_status status;
+	/*
+	 * Where the sha256 the bytes were checked against came from: "list"
+	 * (or -s), or the header a server announced it in; NULL when nothing
+	 * was expected.  One of pskd_sha256_source()'s strings.
+	 */
+	const char	*sha256_from;
 	/* Members after the known ones, as JSON text: ', "k": v, ...'. */
 	struct pskd_buf	 extra;
 };
@@ -50,6 +56,10 @@ struct pskd_shard *pskd_manifest_add(struct pskd_manifest *m);
 struct pskd_shard *pskd_manifest_find(const struct pskd_manifest *m,
 	    const char *file);
 void	pskd_shard_clear(struct pskd_shard *s);
+/* The static string of a sha256_from value, or NULL if it is none. */
+const char *pskd_sha256_source(const char *name);
+/* Fill the empty shard `to` with a copy of `from`. */
+void	pskd_shard_copy(struct pskd_shard *to, const struct pskd_shard *from);
 const char *pskd_shard_status_name(enum pskd_shard_status st);
 
 /*
@@ -61,10 +71,23 @@ int	pskd_manifest_parse(struct pskd_manifest *m, const unsigned char *p,
 /* The manifest's exact bytes: the same manifest gives the same bytes. */
 void	pskd_manifest_encode(const struct pskd_manifest *m, struct pskd_buf *b);
 /*
- * Write DIR/manifest.json and then DIR/manifest.json.lock, each to a
- * temporary name, fsync'd and renamed into place.  0 or -1 (errno).
+ * Write DIR/manifest.json and DIR/manifest.json.lock, each to a temporary
+ * name, fsync'd and renamed into place (the manifest first).  0 or -1
+ * (errno).
  */
 int	pskd_manifest_save(const struct pskd_manifest *m, const char *dir);
+/*
+ * After a crash between the two renames of pskd_manifest_save, the lock's
+ * temporary vouches for the manifest in place: rename it into place.  For
+ * the holder of the folder's lock.  1 if it did, else 0.
+ */
+int	pskd_manifest_recover(const char *dir);
+/*
+ * Remove what is at path if it is a symlink, FIFO, socket or device (a
+ * name pskd-get writes is never written through one); a directory is an
+ * error (EISDIR).  0, or -1 with errno.
+ */
+int	pskd_unlink_odd(const char *path);
 /* The lock's text for a manifest of these bytes. */
 void	pskd_manifest_lock_encode(const unsigned char *manifest, size_t len,
 	    struct pskd_buf *b);
@@ -73,8 +96,9 @@ int	pskd_manifest_lock_parse(const unsigned char *p, size_t len,
 	    char hex[PSKD_SHA256_HEX], char *err, size_t errsize);
 /*
  * Add the member key with the JSON value json to a shard, or replace its
- * value.  The known keys cannot be set this way.  0, or -1 when the key is
- * a known one or json is not a JSON value.
+ * value.  0; -1 when key is one of the known members; -2 when it is empty,
+ * not UTF-8 or has control characters; -3 when json is not exactly one
+ * JSON value on one line.
  */
 int	pskd_shard_set(struct pskd_shard *s, const char *key, const char *json);
 /*
@@ -83,6 +107,12 @@ int	pskd_shard_set(struct pskd_shard *s, const char *key, const char *json);
  * itself (the manifest, its lock, NAME.partial, NAME.partial.json).
  */
 int	pskd_shard_name_ok(const char *name);
+/*
+ * Text pskd-get may record (a URL, an ETag, a member): valid UTF-8 without
+ * control characters, so that it is valid JSON once quoted and keeps a
+ * shard's record on one line.
+ */
+int	pskd_record_text_ok(const char *t);
 /* Read a whole small file; 0 or -1 (errno). */
 int	pskd_file_slurp(const char *path, struct pskd_buf *b);
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,9 +110,19 @@ pskd_refuse_tty(int fd, const char *name)
  * Temporaries still to be removed if the program dies: a fixed table, so
  * the signal handler only reads memory that is never freed under it.
  */
-#define NSLOTS 32
-static char *volatile tmpslot[NSLOTS];
+#define NSLOTS 256
+static char *tmpslot[NSLOTS];
 static int cleanup_installed;
+
+/* Take slot i for tmp if it is free; threads may race for it. */
+static int
+claim(int i, char *tmp)
+{
+	char *expect = NULL;
+
+	return __atomic_compare_exchange_n(&tmpslot[i], &expect, tmp, 0,
+	    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
 
 static void
 remove_temporaries(void)
@@ -222,10 +233,10 @@ pskd_outfile_open(struct pskd_outfile *o, const char *path)
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
 	size_t dirlen = (size_t)(base - path);
-	size_t n;
-	int i;
-
+	sigset_t sigs, old;
 	struct stat st;
+	size_t n;
+	int i, saved;
 
 	pskd_signals_init();
 	memset(o, 0, sizeof(*o));
@@ -242,24 +253,32 @@ pskd_outfile_open(struct pskd_outfile *o, const char *path)
 	o->tmp = pskd_xmalloc(n);
 	snprintf(o->tmp, n, "%.*s.%s.tmp.%ld", (int)dirlen, path, base,
 	    (long)getpid());
-	/* Never through a symlink or into a file someone else made. */
+	/*
+	 * Never through a symlink or into a file someone else made.  The
+	 * signals that remove temporaries wait until this one is recorded
+	 * for them (the open of a busy disk can take long enough for a
+	 * Ctrl-C to fall between the two).
+	 */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &sigs, &old);
 	o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 	    O_CLOEXEC, 0666);
+	if (o->fd != -1)
+		for (i = 0; i < NSLOTS && o->slot < 0; i++)
+			if (claim(i, o->tmp))
+				o->slot = i;
+	saved = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (o->fd == -1) {
-		int saved = errno;
-
 		free(o->tmp);
 		free(o->path);
 		o->tmp = o->path = NULL;
 		errno = saved;
 		return -1;
 	}
-	for (i = 0; i < NSLOTS; i++)
-		if (tmpslot[i] == NULL) {
-			tmpslot[i] = o->tmp;
-			o->slot = i;
-			break;
-		}
 	return 0;
 }
 
@@ -267,7 +286,7 @@ static void
 release(struct pskd_outfile *o)
 {
 	if (o->slot >= 0)
-		tmpslot[o->slot] = NULL;
+		__atomic_store_n(&tmpslot[o->slot], NULL, __ATOMIC_SEQ_CST);
 	o->slot = -1;
 	free(o->tmp);
 	free(o->path);
@@ -294,7 +313,7 @@ pskd_outfile_commit(struct pskd_outfile *o)
 	if (rename(o->tmp, o->path) == -1)
 		goto fail;
 	if (o->slot >= 0)
-		tmpslot[o->slot] = NULL;
+		__atomic_store_n(&tmpslot[o->slot], NULL, __ATOMIC_SEQ_CST);
 	o->slot = -1;
 	if (pskd_fsync_dir(o->path) == -1)
 		goto fail;
@@ -313,7 +332,7 @@ pskd_outfile_abort(struct pskd_outfile *o)
 	if (o->fd != -1)
 		close(o->fd);
 	o->fd = -1;
-	if (o->tmp != NULL && o->slot >= 0)
+	if (o->tmp != NULL)
 		(void)unlink(o->tmp);
 	release(o);
 }

@@ -1,8 +1,11 @@
 #!/bin/sh
-# get.sh - pskd-get against curl -o, fetching a 1 GiB file from nginx on
-# loopback, side by side in one run (hyperfine); and the rate at which a
-# resumed download re-hashes its prefix, against openssl dgst -sha256.
-# The file is made once in $PSKD_BENCH_DIR/get and reused.
+# get.sh - pskd-get against curl -o, and against curl -o followed by a sync
+# of the file (pskd-get syncs what it vouches for), fetching a 1 GiB file
+# from nginx on loopback; and the rate at which a resumed download
+# re-hashes its prefix, against openssl dgst -sha256.  The three downloads
+# run in turns, round after round (GET_ROUNDS, default 7), so that a busy
+# machine slows each alike; the ratios are of the medians and of the best
+# runs.  The file is made once in $PSKD_BENCH_DIR/get and reused.
 set -eu
 top=${PSKD_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 d=$PSKD_BENCH_DIR/get
@@ -28,11 +31,47 @@ until curl -sf -o /dev/null -r 0-0 "http://127.0.0.1:$port/big.bin"; do
 done
 url=http://127.0.0.1:$port/big.bin
 echo "$url" > "$d/urls.txt"
-hyperfine --warmup 1 --runs 5 --export-json "$d/get.json" \
-    --prepare "rm -rf $d/out $d/curl; mkdir -p $d/curl" \
-    "pskd-get -q -d $d/out $d/urls.txt" \
-    "curl -s -o $d/curl/big.bin $url" \
-    "sh -c 'curl -s -o $d/curl/big.bin $url && sync $d/curl/big.bin'"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 - "$d" "$url" "$size" "${GET_ROUNDS:-7}" <<'PY'
+import os, resource, shutil, statistics, subprocess, sys, time
+d, url, size, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+runs = {
+    "pskd-get": ["pskd-get", "-q", "-d", d + "/out", d + "/urls.txt"],
+    "curl -o": ["curl", "-s", "-o", d + "/curl/big.bin", url],
+    "curl -o + sync": ["sh", "-c", 'curl -s -o "$1" "$2" && sync "$1"',
+                       "sh", d + "/curl/big.bin", url],
+}
+wall = {k: [] for k in runs}
+cpu = {k: [] for k in runs}
+for r in range(rounds + 1):          # round 0 warms the caches up
+    order = list(runs)
+    order = order[r % 3:] + order[:r % 3]
+    for k in order:
+        shutil.rmtree(d + "/out", ignore_errors=True)
+        shutil.rmtree(d + "/curl", ignore_errors=True)
+        os.makedirs(d + "/curl")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.monotonic()
+        subprocess.run(runs[k], check=True)
+        t = time.monotonic() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if r > 0:
+            wall[k].append(t)
+            cpu[k].append(after.ru_utime + after.ru_stime -
+                          before.ru_utime - before.ru_stime)
+med = {k: statistics.median(v) for k, v in wall.items()}
+best = {k: min(v) for k, v in wall.items()}
+for k in runs:
+    print("%-15s median %5.2f s (%4.0f MB/s), best %5.2f s, CPU %4.2f s" %
+          (k, med[k], size / med[k] / 1e6, best[k], statistics.median(cpu[k])))
+g = "pskd-get"
+print("pskd-get/curl -o throughput: %.2f (medians), %.2f (best runs)" %
+      (med["curl -o"] / med[g], best["curl -o"] / best[g]))
+print("pskd-get/(curl -o + sync) throughput: %.2f (medians), %.2f (best "
+      "runs)" % (med["curl -o + sync"] / med[g],
+                 best["curl -o + sync"] / best[g]))
+PY
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # Resume: a partial download whose checkpoint vouches for all 1 GiB, so
 # the run re-hashes it (from the page cache), renames it and is done.
@@ -51,19 +90,10 @@ hyperfine --warmup 1 --runs 5 --export-json "$d/resume.json" \
 sh "$d/prepare.sh"
 pskd-get -q -d "$d/out" "$d/urls.txt"
 pskd-get --verify -d "$d/out"
-python3 - "$d/get.json" "$d/resume.json" "$size" <<'PY'
+python3 - "$d/resume.json" "$size" <<'PY'
 import json, sys
-size = int(sys.argv[3])
+size = int(sys.argv[2])
 r = json.load(open(sys.argv[1]))["results"]
-g, c, cs = (x["min"] for x in r)
-print("pskd-get %.0f MB/s, curl -o %.0f MB/s, curl -o + sync %.0f MB/s "
-      "(best of the runs)" % (size / g / 1e6, size / c / 1e6, size / cs / 1e6))
-print("pskd-get/curl -o throughput: %.2f" % (c / g))
-print("pskd-get/(curl -o + sync) throughput: %.2f" % (cs / g))
-cpu = [x["user"] + x["system"] for x in r]
-print("CPU time: pskd-get %.2f s, curl -o %.2f s (pskd-get also hashes)" %
-      (cpu[0], cpu[1]))
-r = json.load(open(sys.argv[2]))["results"]
 g, o = r[0]["min"], r[1]["min"]
 cg = r[0]["user"] + r[0]["system"]
 print("resume re-hash: %.2f GB/s (%.2f GB/s of CPU time); openssl dgst "

@@ -1,6 +1,7 @@
 /*
  * fuzz-http - pskd_http_feed on any bytes, whole and in two pieces: the
- * same verdict either way, and only sane values out.
+ * same verdict either way, and only sane values out (announced sha256s
+ * among them).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -34,6 +35,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (a.final && a.status != 0 && (a.status < 100 || a.status > 999))
 		abort();
 	if (a.retry_after > 600)
+		abort();
+	/* An announced sha256 is 64 lowercase hex digits, or nothing. */
+	if ((a.linked_sha[0] && !pskd_sha256_valid(a.linked_sha, 64)) ||
+	    (a.repr_sha[0] && !pskd_sha256_valid(a.repr_sha, 64)) ||
+	    (a.digest_sha[0] && !pskd_sha256_valid(a.digest_sha, 64)) ||
+	    strcmp(a.linked_sha, b.linked_sha) != 0 ||
+	    strcmp(a.repr_sha, b.repr_sha) != 0 ||
+	    strcmp(a.digest_sha, b.digest_sha) != 0)
 		abort();
 	pskd_http_free(&a);
 	pskd_http_free(&b);

@@ -57,12 +57,12 @@ def free_port():
     return port
 
 
-def wait_port(port, proc, what):
+def wait_port(port, proc, what, host="127.0.0.1"):
     for _ in range(400):
         if proc.poll() is not None:
             raise RuntimeError("%s exited at start" % what)
         try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            socket.create_connection((host, port), 0.2).close()
             return
         except OSError:
             time.sleep(0.05)
@@ -78,11 +78,12 @@ class Servers:
         self.procs = []
         self.tmp = tempfile.mkdtemp(prefix="pskd-get-")
 
-    def fault(self, root):
-        portfile = os.path.join(self.tmp, "fault.port")
-        logfile = os.path.join(self.tmp, "fault.log")
+    def fault(self, root, host="127.0.0.1"):
+        portfile = os.path.join(self.tmp, "fault-%s.port" % host)
+        logfile = os.path.join(self.tmp, "fault-%s.log" % host)
         p = subprocess.Popen([sys.executable, os.path.join(HERE,
-                              "faultsrv.py"), root, portfile, logfile])
+                              "faultsrv.py"), root, portfile, logfile,
+                              host])
         self.procs.append(p)
         for _ in range(400):
             if os.path.exists(portfile):
@@ -91,18 +92,22 @@ class Servers:
                 raise RuntimeError("faultsrv.py exited at start")
             time.sleep(0.05)
         port = int(read(portfile))
-        wait_port(port, p, "faultsrv.py")
+        wait_port(port, p, "faultsrv.py", host)
         return port, logfile
 
-    def nginx(self, root):
+    def nginx(self, root, template="nginx.conf.in", **subst):
+        """nginx on 127.0.0.1 with template; @NAME@ in it is replaced by
+        subst["NAME"] (and ROOT, PORT, PREFIX, USER).  Returns its port."""
         nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-        prefix = os.path.join(self.tmp, "nginx")
+        prefix = os.path.join(self.tmp, "nginx-" + template)
         os.makedirs(prefix, exist_ok=True)
         port = free_port()
-        conf = read(os.path.join(HERE, "nginx.conf.in")).decode()
+        conf = read(os.path.join(HERE, template)).decode()
         user = "user root root;" if os.getuid() == 0 else ""
         conf = (conf.replace("@ROOT@", root).replace("@PORT@", str(port))
                 .replace("@PREFIX@", prefix).replace("@USER@", user))
+        for k, v in subst.items():
+            conf = conf.replace("@%s@" % k, str(v))
         write(os.path.join(prefix, "nginx.conf"), conf.encode())
         p = subprocess.Popen([nginx, "-p", prefix, "-c",
                               os.path.join(prefix, "nginx.conf")],

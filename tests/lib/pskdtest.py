@@ -72,7 +72,10 @@ def tokens(data):
 
 
 def read_frames(data):
-    """The frame stream's header fields and a list of (id, line, values)."""
+    """The frame stream's header fields and a list of (id, line, values),
+    the values as a numpy array.  Version 2's rejected documents (the top
+    bit of the id length) are listed in hdr["rejected"] by position."""
+    import numpy as np
     if data[:4] != b"PSKF":
         raise ValueError("not a frame stream")
     (version, kind, unit, n, norm, k, sseed, mseed, family,
@@ -84,11 +87,15 @@ def read_frames(data):
     while off < len(data):
         idlen, linelen, count = struct.unpack_from("<III", data, off)
         off += 12
+        if version == 2 and idlen & 0x80000000:
+            idlen &= 0x7fffffff
+            hdr.setdefault("rejected", []).append(len(frames))
         fid = data[off:off + idlen]
         off += idlen
         line = data[off:off + linelen]
         off += linelen
-        frames.append((fid, line, le_ints(data[off:off + count * vs], vs)))
+        frames.append((fid, line, np.frombuffer(
+            data, dtype="<u8" if vs == 8 else "<u4", count=count, offset=off)))
         off += count * vs
     if off != len(data):
         raise ValueError("trailing bytes after the last frame")

@@ -4,11 +4,15 @@
 # and by tests/bench/dedup.sh (as the reference the bench compares with).
 # cminhash() is a third family, measured by the bench and not offered by
 # pskd-minhash (see its man page).
+import os
 import struct
 import sys
 
 import numpy as np
 import xxhash
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from pskdtest import read_frames  # noqa: F401 (the scripts use ref.read_frames)
 
 M64 = (1 << 64) - 1
 
@@ -120,32 +124,6 @@ def cminhash(x, k, seed):
         return fmix32(y[None, :] + j[:, None]).min(axis=1)
 
 
-def read_frames(data):
-    """The header's fields and a list of (id, line, values)."""
-    assert data[:4] == b"PSKF", "magic"
-    (version, kind, unit, n, norm, k, sseed, mseed, family,
-     reserved) = struct.unpack_from("<HHIIIIQQII", data, 4)
-    hdr = dict(version=version, kind=kind, unit=unit, n=n, norm=norm, k=k,
-               shingle_seed=sseed, minhash_seed=mseed, family=family)
-    off, frames = 48, []
-    vs = 8 if kind == 1 else 4
-    while off < len(data):
-        idlen, linelen, count = struct.unpack_from("<III", data, off)
-        off += 12
-        if version == 2 and idlen & 0x80000000:
-            # A rejected document (pskd-frames(5), version 2).
-            idlen &= 0x7fffffff
-            hdr.setdefault("rejected", []).append(len(frames))
-        fid = data[off:off + idlen]
-        off += idlen
-        line = data[off:off + linelen]
-        off += linelen
-        vals = np.frombuffer(data, dtype="<u8" if vs == 8 else "<u4",
-                             count=count, offset=off)
-        off += count * vs
-        frames.append((fid, line, vals))
-    assert off == len(data), "trailing bytes"
-    return hdr, frames
 
 
 def write_frames(frames, k, version=1, unit=0, n=5, norm=31, shingle_seed=0,

@@ -1,1 +1,6 @@
-pskd-get -u ftp://example.org/x
+# The message line of a usage error (the usage text is the man page's
+# SYNOPSIS, checked by its own test).
+pskd-get -u ftp://example.org/x 2> err
+s=$?
+sed -n 1p err >&2
+exit $s

@@ -1,1 +1,6 @@
-pskd-get --verify -u file:///x
+# The message line of a usage error (the usage text is the man page's
+# SYNOPSIS, checked by its own test).
+pskd-get --verify -u file:///x 2> err
+s=$?
+sed -n 1p err >&2
+exit $s

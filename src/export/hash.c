@@ -1,0 +1,166 @@
+/*
+ * hash.c - SHA-256 (OpenSSL) of every byte pskd-export writes, on a second
+ * thread: the main thread fills a buffer, writes it and hands it over, and
+ * fills the next while this one is hashed.  SHA-256 runs at about the speed
+ * of the copy to the page cache, so on two cores it costs no time; on one
+ * it costs what it would have inline.  Buffers come from a small pool and
+ * go back to it once hashed; a file's digest waits for its last buffer.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <openssl/evp.h>
+
+#include "pskd.h"
+#include "export/export.h"
+
+#define NPOOL	8
+
+struct xhash {
+	EVP_MD_CTX	*ctx;
+	unsigned	 pending;	/* buffers queued, not yet hashed */
+};
+
+struct job {
+	struct xhash	*h;
+	unsigned char	*p;
+	size_t		 n;
+};
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static unsigned char *freebuf[NPOOL];
+static size_t nfree, nmade;
+static struct job queue[NPOOL];
+static size_t qhead, qlen;
+static int started, threaded;
+
+static void
+update(struct xhash *h, const unsigned char *p, size_t n)
+{
+	if (n > 0 && EVP_DigestUpdate(h->ctx, p, n) != 1)
+		pskd_errx(PSKD_EXIT_DATA, "SHA-256: OpenSSL failed");
+}
+
+static void *
+worker(void *arg)
+{
+	struct job j;
+
+	(void)arg;
+	pthread_mutex_lock(&mu);
+	for (;;) {
+		while (qlen == 0)
+			pthread_cond_wait(&cv, &mu);
+		j = queue[qhead];
+		pthread_mutex_unlock(&mu);
+		update(j.h, j.p, j.n);
+		pthread_mutex_lock(&mu);
+		qhead = (qhead + 1) % NPOOL;
+		qlen--;
+		j.h->pending--;
+		freebuf[nfree++] = j.p;
+		pthread_cond_broadcast(&cv);
+	}
+	return NULL;
+}
+
+static void
+start(void)
+{
+	sigset_t all, old;
+	pthread_t t;
+
+	started = 1;
+	/*
+	 * The thread takes no signal: SIGINT and the others reach the main
+	 * thread, whose handler removes the temporaries while nothing else
+	 * makes new ones.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	/* Without a thread, everything is hashed inline. */
+	threaded = pthread_create(&t, NULL, worker, NULL) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (threaded)
+		pthread_detach(t);
+}
+
+struct xhash *
+xhash_new(void)
+{
+	struct xhash *h = pskd_xcalloc(1, sizeof(*h));
+
+	if (!started)
+		start();
+	h->ctx = EVP_MD_CTX_new();
+	if (h->ctx == NULL || EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL) != 1)
+		pskd_errx(PSKD_EXIT_DATA, "SHA-256: OpenSSL failed");
+	return h;
+}
+
+unsigned char *
+xhash_buf(void)
+{
+	unsigned char *p;
+
+	pthread_mutex_lock(&mu);
+	while (nfree == 0 && nmade == NPOOL)
+		pthread_cond_wait(&cv, &mu);
+	if (nfree > 0) {
+		p = freebuf[--nfree];
+		pthread_mutex_unlock(&mu);
+		return p;
+	}
+	nmade++;
+	pthread_mutex_unlock(&mu);
+	p = pskd_xmalloc(XBUF);
+	pskd_prefault(p, XBUF);
+	return p;
+}
+
+void
+xhash_putbuf(unsigned char *p)
+{
+	pthread_mutex_lock(&mu);
+	freebuf[nfree++] = p;
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&mu);
+}
+
+void
+xhash_add(struct xhash *h, unsigned char *p, size_t n)
+{
+	if (!threaded) {
+		update(h, p, n);
+		xhash_putbuf(p);
+		return;
+	}
+	pthread_mutex_lock(&mu);
+	/* Every queued job holds a pool buffer: there is always room. */
+	queue[(qhead + qlen) % NPOOL] = (struct job){ h, p, n };
+	qlen++;
+	h->pending++;
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&mu);
+}
+
+void
+xhash_end(struct xhash *h, char hex[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0, i;
+
+	pthread_mutex_lock(&mu);
+	while (h->pending > 0)
+		pthread_cond_wait(&cv, &mu);
+	pthread_mutex_unlock(&mu);
+	if (EVP_DigestFinal_ex(h->ctx, md, &n) != 1 || n != 32)
+		pskd_errx(PSKD_EXIT_DATA, "SHA-256: OpenSSL failed");
+	for (i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	EVP_MD_CTX_free(h->ctx);
+	free(h);
+}

@@ -1,0 +1,383 @@
+/*
+ * xfile.c - one file of an export.  Written, it goes to a temporary of
+ * pskd_outfile (renamed by xfile_commit: never a half-written file under
+ * its name); checked, each buffer is compared with the bytes of the file
+ * that is there.  Both hash what passes, so the report is the same.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pskd.h"
+#include "export/export.h"
+
+void
+xfile_open(struct xfile *f, const char *path, int check, int late)
+{
+	memset(f, 0, sizeof(*f));
+	f->path = pskd_xstrdup(path);
+	f->check = check;
+	if (check) {
+		f->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (f->fd == -1)
+			pskd_err(PSKD_EXIT_DATA, "%s", path);
+	} else {
+		if (pskd_outfile_open(&f->of, path) == -1)
+			pskd_err(PSKD_EXIT_DATA, "%s", path);
+		f->fd = f->of.fd;
+	}
+	if (!late)
+		f->hash = xhash_new();
+	f->buf = xhash_buf();
+}
+
+/* pread n bytes at off, all of them or exit. */
+static void
+read_at(const struct xfile *f, unsigned char *p, size_t n, uint64_t off,
+    const char *name)
+{
+	ssize_t got;
+	size_t done = 0;
+
+	while (done < n) {
+		got = pread(f->fd, p + done, n - done, (off_t)(off + done));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			pskd_err(PSKD_EXIT_DATA, "%s", name);
+		if (got == 0)
+			pskd_fail_at(f->path, 0, "%llu bytes, shorter than "
+			    "the export of this input",
+			    (unsigned long long)(off + done));
+		done += (size_t)got;
+	}
+}
+
+static _Noreturn void
+differs(const struct xfile *f, uint64_t off)
+{
+	pskd_fail_at(f->path, 0, "byte %llu differs from the export of "
+	    "this input", (unsigned long long)off);
+}
+
+/*
+ * --check: p[0..n) must be the bytes at off.  Bytes of the deferred range
+ * (a count patched at the end) are kept, and compared by xfile_finish.
+ */
+static void
+compare(struct xfile *f, const unsigned char *p, size_t n, uint64_t off)
+{
+	unsigned char *have = xhash_buf();
+	uint64_t a;
+	size_t i, j, k;
+
+	for (i = 0; i < n; i += k) {
+		k = n - i < XBUF ? n - i : XBUF;
+		read_at(f, have, k, off + i, f->path);
+		for (a = f->defer_off; a < f->defer_off + f->defer_len; a++)
+			if (a >= off + i && a < off + i + k) {
+				f->defer[a - f->defer_off] = p[a - off];
+				have[a - off - i] = p[a - off];
+			}
+		if (memcmp(have, p + i, k) != 0) {
+			for (j = 0; have[j] == p[i + j]; j++)
+				;
+			differs(f, off + i + j);
+		}
+	}
+	xhash_putbuf(have);
+}
+
+void
+xfile_defer(struct xfile *f, uint64_t off, size_t n)
+{
+	if (!f->check)
+		return;
+	f->defer_off = off;
+	f->defer_len = n < sizeof(f->defer) ? n : sizeof(f->defer);
+}
+
+static void settle(struct xfile *);
+
+/* The pending range, then the buffer, to the file. */
+static void
+flush(struct xfile *f)
+{
+	settle(f);
+	if (f->len == 0)
+		return;
+	if (f->check)
+		compare(f, f->buf, f->len, f->flushed);
+	else if (pskd_write_all(f->fd, f->buf, f->len) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", f->path);
+	f->flushed += f->len;
+	if (f->hash != NULL) {
+		xhash_add(f->hash, f->buf, f->len);
+		f->buf = xhash_buf();
+	}
+	f->len = 0;
+}
+
+unsigned char *
+xfile_room(struct xfile *f, size_t n)
+{
+	if (XBUF - f->len < n)
+		flush(f);
+	return f->buf + f->len;
+}
+
+void
+xfile_write(struct xfile *f, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	size_t k;
+
+	while (n > 0) {
+		if (f->len == XBUF)
+			flush(f);
+		k = XBUF - f->len < n ? XBUF - f->len : n;
+		memcpy(f->buf + f->len, s, k);
+		f->len += k;
+		s += k;
+		n -= k;
+	}
+}
+
+/* The most the kernel copies at once; then the pending range goes out. */
+#define COPY_MAX	(64u << 20)
+
+static int no_copy;	/* copy_file_range(2) is not there, or refused */
+
+/* Hash n bytes at p on the second thread: they go to pool buffers. */
+static void
+hash_bytes(struct xfile *f, const unsigned char *p, size_t n)
+{
+	size_t k;
+
+	if (f->hash == NULL)
+		return;
+	for (; n > 0; p += k, n -= k) {
+		unsigned char *b = xhash_buf();
+
+		k = n < XBUF ? n : XBUF;
+		memcpy(b, p, k);
+		xhash_add(f->hash, b, k);
+	}
+}
+
+/* Copy the pending range file to file; 0, or -1 if it cannot be. */
+static int
+copy_pending(struct xfile *f)
+{
+	loff_t from = f->cp_off;
+	ssize_t k;
+
+	while (f->cp_len > 0) {
+		k = copy_file_range(f->cp_fd, &from, f->fd, NULL,
+		    (size_t)f->cp_len, 0);
+		if (k > 0) {
+			f->cp_len -= (uint64_t)k;
+			f->cp_done += (uint64_t)k;
+			continue;
+		}
+		if (k == -1 && errno == EINTR)
+			continue;
+		if (k == 0 || errno == EXDEV || errno == EINVAL ||
+		    errno == ENOSYS || errno == EOPNOTSUPP || errno == EBADF)
+			return -1;
+		pskd_err(PSKD_EXIT_DATA, "%s", f->path);
+	}
+	f->cp_off = from;
+	return 0;
+}
+
+/*
+ * The ranges of the input that go out as they are, merged while they
+ * follow each other, so that the kernel copies them in large pieces.
+ */
+static void
+settle(struct xfile *f)
+{
+	if (f->cp_len > 0 && copy_pending(f) == -1) {
+		/* Another kind of file: read back what is left and write it. */
+		unsigned char *b = xhash_buf();
+		uint64_t at = f->cp_off + f->cp_done;
+		size_t k;
+
+		no_copy = 1;
+		while (f->cp_len > 0) {
+			k = f->cp_len < XBUF ? (size_t)f->cp_len : XBUF;
+			xfile_read(f, f->cp_fd, b, k, at);
+			if (pskd_write_all(f->fd, b, k) == -1)
+				pskd_err(PSKD_EXIT_DATA, "%s", f->path);
+			at += k;
+			f->cp_len -= k;
+		}
+		xhash_putbuf(b);
+	}
+	f->cp_len = f->cp_done = 0;
+}
+
+void
+xfile_copy(struct xfile *f, int fd, int64_t off, const unsigned char *p,
+    size_t n)
+{
+	if (f->check || no_copy || off < 0) {
+		xfile_write(f, p, n);
+		return;
+	}
+	/* Buffered bytes, or a gap in the input, end the pending range. */
+	if (f->len > 0 || (f->cp_len > 0 && (fd != f->cp_fd ||
+	    (uint64_t)off != f->cp_off + f->cp_done + f->cp_len)))
+		flush(f);
+	if (f->cp_len == 0) {
+		f->cp_fd = fd;
+		f->cp_off = (uint64_t)off;
+	}
+	f->cp_len += n;
+	hash_bytes(f, p, n);
+	f->flushed += n;
+	if (f->cp_len >= COPY_MAX)
+		settle(f);
+}
+
+void
+xfile_patch(struct xfile *f, uint64_t off, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	size_t k;
+
+	/* Bytes that were hashed change: hash the file again at the end. */
+	if (off < f->flushed) {
+		f->stale = 1;
+		settle(f);
+	}
+	if (off < f->flushed) {
+		k = f->flushed - off < n ? (size_t)(f->flushed - off) : n;
+		if (f->check && off >= f->defer_off &&
+		    off + k <= f->defer_off + f->defer_len)
+			memcpy(f->defer + (off - f->defer_off), s, k);
+		else if (f->check)
+			compare(f, s, k, off);
+		else if (pwrite(f->fd, s, k, (off_t)off) != (ssize_t)k)
+			pskd_err(PSKD_EXIT_DATA, "%s", f->path);
+		off += k;
+		s += k;
+		n -= k;
+	}
+	if (n > 0)
+		memcpy(f->buf + (off - f->flushed), s, n);
+}
+
+int
+xfile_readfd(struct xfile *f)
+{
+	int fd;
+
+	flush(f);
+	if (f->check)
+		return f->fd;
+	/* The temporary was opened write-only. */
+	fd = open(f->of.tmp ? f->of.tmp : f->path, O_RDONLY | O_CLOEXEC);
+	if (fd == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", f->path);
+	return fd;
+}
+
+void
+xfile_read(struct xfile *f, int fd, void *p, size_t n, uint64_t off)
+{
+	ssize_t got;
+	size_t done = 0;
+
+	while (done < n) {
+		got = pread(fd, (unsigned char *)p + done, n - done,
+		    (off_t)(off + done));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			pskd_err(PSKD_EXIT_DATA, "%s", f->path);
+		done += (size_t)got;
+	}
+}
+
+/* The hash of a file patched while written: read it back. */
+static void
+hash_file(struct xfile *f)
+{
+	struct xhash *h = xhash_new();
+	uint64_t off;
+	size_t k;
+	int fd = xfile_readfd(f);
+	for (off = 0; off < f->flushed; off += k) {
+		unsigned char *b = xhash_buf();
+
+		k = f->flushed - off < XBUF ? (size_t)(f->flushed - off) : XBUF;
+		xfile_read(f, fd, b, k, off);
+		xhash_add(h, b, k);
+	}
+	if (fd != f->fd)
+		close(fd);
+	xhash_end(h, f->hex);
+}
+
+void
+xfile_finish(struct xfile *f)
+{
+	unsigned char c;
+	ssize_t got;
+
+	flush(f);
+	if (f->check) {
+		do
+			got = pread(f->fd, &c, 1, (off_t)f->flushed);
+		while (got == -1 && errno == EINTR);
+		if (got != 0)
+			pskd_fail_at(f->path, 0, "longer than the export "
+			    "of this input (%llu bytes)",
+			    (unsigned long long)f->flushed);
+		if (f->defer_len > 0) {
+			unsigned char have[sizeof(f->defer)];
+			size_t j;
+
+			read_at(f, have, f->defer_len, f->defer_off, f->path);
+			for (j = 0; j < f->defer_len; j++)
+				if (have[j] != f->defer[j])
+					differs(f, f->defer_off + j);
+		}
+	}
+	if (f->hash != NULL) {
+		xhash_end(f->hash, f->hex);
+		f->hash = NULL;
+	}
+	if (f->hash == NULL && (f->stale || f->hex[0] == '\0'))
+		hash_file(f);
+	xhash_putbuf(f->buf);
+	f->buf = NULL;
+}
+
+void
+xfile_commit(struct xfile *f)
+{
+	if (f->check) {
+		close(f->fd);
+		return;
+	}
+	if (pskd_outfile_commit(&f->of) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", f->path);
+}
+
+void
+xfile_free(struct xfile *f)
+{
+	if (f->buf != NULL)
+		xhash_putbuf(f->buf);
+	free(f->path);
+	memset(f, 0, sizeof(*f));
+}

@@ -1,0 +1,3 @@
+pskd-export -x 2> err
+echo "exit $?"
+head -1 err

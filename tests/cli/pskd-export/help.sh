@@ -1,0 +1,2 @@
+pskd-export --help | head -1
+pskd-export --version
