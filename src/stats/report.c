@@ -1,0 +1,297 @@
+/*
+ * report.c - pskd-report's model: the manifest's shards, the statistics
+ * objects of a folder assigned to them by label, the merged objects of
+ * each kind, and the numbers of each shard.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pskd.h"
+#include "get/manifest.h"
+#include "stats/jv.h"
+#include "stats/report.h"
+
+/* A member of the manifest's extra ones that is a whole number. */
+static uint64_t
+extra_u64(const struct jv *extra, const char *key)
+{
+	uint64_t v;
+
+	return jv_u64(jv_member(extra, key), &v) == 0 ? v : REPORT_NONE;
+}
+
+static void
+load_shard(struct report_shard *sh, const struct pskd_shard *ms,
+    const char *path)
+{
+	struct pskd_buf t = { NULL, 0, 0 };
+	struct jv extra;
+	char err[200];
+	size_t off;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->file = pskd_xstrdup(ms->file);
+	sh->name = pskd_xstrndup(ms->file, strcspn(ms->file, "."));
+	sh->status = pskd_shard_status_name(ms->status);
+	sh->bytes = ms->bytes;
+	/* The extra members are ', "k": v, ...': an object once braced. */
+	pskd_buf_addc(&t, '{');
+	if (ms->extra.len > 2)
+		pskd_buf_add(&t, ms->extra.p + 2, ms->extra.len - 2);
+	pskd_buf_addc(&t, '}');
+	if (jv_parse(&extra, t.p, t.len, err, sizeof(err), &off) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s: shard %s: %s", path, ms->file,
+		    err);
+	sh->mdocs = extra_u64(&extra, "documents");
+	sh->muniq = extra_u64(&extra, "unique_documents");
+	jv_free(&extra);
+	pskd_buf_free(&t);
+}
+
+void
+report_load_manifest(struct report *rp, const char *path)
+{
+	struct pskd_manifest m;
+	struct pskd_buf b = { NULL, 0, 0 };
+	char err[256];
+	uint64_t line;
+	size_t i;
+
+	if (pskd_file_slurp(path, &b) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	pskd_manifest_init(&m);
+	if (pskd_manifest_parse(&m, b.p, b.len, err, sizeof(err), &line) == -1)
+		pskd_fail_at(path, line, "%s", err);
+	/* After the shards of the manifests read before. */
+	rp->shards = pskd_xreallocarray(rp->shards, rp->nshards + m.n + 1,
+	    sizeof(*rp->shards));
+	for (i = 0; i < m.n; i++)
+		load_shard(&rp->shards[rp->nshards + i], &m.shards[i], path);
+	rp->nshards += m.n;
+	pskd_manifest_free(&m);
+	pskd_buf_free(&b);
+}
+
+static struct report_shard *
+find_shard(struct report *rp, const char *label)
+{
+	size_t i;
+
+	if (label == NULL)
+		return NULL;
+	for (i = 0; i < rp->nshards; i++)
+		if (strcmp(rp->shards[i].name, label) == 0 ||
+		    strcmp(rp->shards[i].file, label) == 0)
+			return &rp->shards[i];
+	return NULL;
+}
+
+/* Merge s into *into (taking it over when *has is 0). */
+static void
+gather(struct stats *into, int *has, struct stats *s, const char *where)
+{
+	char err[300];
+
+	if (!*has) {
+		*into = *s;
+		*has = 1;
+		return;
+	}
+	if (stats_merge(into, s, err, sizeof(err)) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s: %s", where, err);
+	stats_free(s);
+}
+
+static void
+place(struct report *rp, struct stats *s, const char *fallback,
+    const char *where)
+{
+	struct report_shard *sh = find_shard(rp, s->label);
+	const char *label = s->label ? s->label : fallback;
+	struct report_other *o;
+	size_t i;
+	int has = 1;
+
+	if (sh != NULL) {
+		gather(&sh->obj[s->kind], &sh->has[s->kind], s, where);
+		return;
+	}
+	for (i = 0; i < rp->nothers; i++) {
+		o = &rp->others[i];
+		if (o->s.kind == s->kind && strcmp(o->label, label) == 0) {
+			gather(&o->s, &has, s, where);
+			return;
+		}
+	}
+	rp->others = pskd_xreallocarray(rp->others, rp->nothers + 1,
+	    sizeof(*rp->others));
+	o = &rp->others[rp->nothers++];
+	o->label = pskd_xstrdup(label);
+	o->s = *s;
+}
+
+static void
+load_file(struct report *rp, const char *path, const char *stem)
+{
+	struct pskd_reader r;
+	const unsigned char *line;
+	struct stats s;
+	char err[300], where[600];
+	size_t len;
+	int rc;
+
+	if (pskd_reader_open(&r, path) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	while ((rc = pskd_reader_line(&r, &line, &len)) == 1) {
+		snprintf(where, sizeof(where), "%s:%llu", path,
+		    (unsigned long long)r.lineno);
+		if (stats_read(&s, line, len, err, sizeof(err)) == -1)
+			pskd_errx(PSKD_EXIT_DATA, "%s: %s", where, err);
+		place(rp, &s, stem, where);
+	}
+	if (rc == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	pskd_reader_close(&r);
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void
+report_load_dir(struct report *rp, const char *dir)
+{
+	struct dirent *e;
+	char **names = NULL, *path;
+	size_t n = 0, i, len;
+	DIR *d;
+
+	if ((d = opendir(dir)) == NULL)
+		pskd_err(PSKD_EXIT_DATA, "%s", dir);
+	while ((errno = 0, e = readdir(d)) != NULL) {
+		len = strlen(e->d_name);
+		if (len <= 5 || e->d_name[0] == '.' ||
+		    strcmp(e->d_name + len - 5, ".json") != 0)
+			continue;
+		names = pskd_xreallocarray(names, n + 1, sizeof(*names));
+		names[n++] = pskd_xstrdup(e->d_name);
+	}
+	if (errno != 0)
+		pskd_err(PSKD_EXIT_DATA, "%s", dir);
+	closedir(d);
+	/* In the order of their names, whatever the directory's order. */
+	if (n > 1)
+		qsort(names, n, sizeof(*names), by_name);
+	for (i = 0; i < n; i++) {
+		len = strlen(dir) + strlen(names[i]) + 2;
+		path = pskd_xmalloc(len);
+		snprintf(path, len, "%s/%s", dir, names[i]);
+		names[i][strlen(names[i]) - 5] = '\0';
+		load_file(rp, path, names[i]);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+}
+
+void
+report_load_window(struct report *rp, const char *path)
+{
+	if (pskd_file_slurp(path, &rp->window) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	rp->has_window = 1;
+}
+
+void
+report_merge_all(struct report *rp)
+{
+	struct stats copy;
+	char where[300];
+	size_t i, k;
+	int any;
+
+	for (k = 0; k < STATS_NKINDS; k++) {
+		for (i = 0, any = 0; i < rp->nshards; i++)
+			any |= rp->shards[i].has[k];
+		for (i = 0; i < (any ? rp->nshards : rp->nothers); i++) {
+			if (any && !rp->shards[i].has[k])
+				continue;
+			if (!any && rp->others[i].s.kind != k)
+				continue;
+			copy = any ? rp->shards[i].obj[k] : rp->others[i].s;
+			snprintf(where, sizeof(where), "%s",
+			    any ? rp->shards[i].name : rp->others[i].label);
+			/* A deep copy: the shard keeps its own. */
+			copy.label = NULL;
+			copy.type = copy.type ? pskd_xstrdup(copy.type) : NULL;
+			if (copy.ids != NULL) {
+				copy.ids = pskd_xreallocarray(NULL,
+				    (size_t)copy.vocab, sizeof(*copy.ids));
+				memcpy(copy.ids, any ? rp->shards[i].obj[k].ids :
+				    rp->others[i].s.ids, (size_t)copy.vocab *
+				    sizeof(*copy.ids));
+			}
+			gather(&rp->all[k], &rp->has_all[k], &copy, where);
+		}
+	}
+}
+
+void
+report_row(const struct report_shard *sh, struct report_row *r)
+{
+	const struct stats *v = &sh->obj[STATS_VERDICTS];
+
+	r->documents = r->kept = r->neardup = r->empty = REPORT_NONE;
+	r->rejected = REPORT_NONE;
+	r->tokens = r->windows = REPORT_NONE;
+	if (sh->has[STATS_VERDICTS]) {
+		r->documents = v->n;
+		r->kept = v->keep + v->empty;
+		r->neardup = v->neardup;
+		r->empty = v->empty;
+		r->rejected = v->rejected;
+	} else {
+		r->documents = sh->mdocs;
+		r->kept = sh->muniq;
+		if (sh->has[STATS_DOCUMENTS] && r->documents == REPORT_NONE)
+			r->documents = sh->obj[STATS_DOCUMENTS].n;
+	}
+	if (sh->has[STATS_TOKENS])
+		r->tokens = sh->obj[STATS_TOKENS].n;
+	if (sh->has[STATS_WINDOWS])
+		r->windows = sh->obj[STATS_WINDOWS].n;
+}
+
+static void
+add(uint64_t *sum, uint64_t v)
+{
+	if (v == REPORT_NONE)
+		return;
+	*sum = *sum == REPORT_NONE ? v : *sum + v;
+}
+
+void
+report_totals(const struct report *rp, struct report_row *t)
+{
+	struct report_row r;
+	size_t i;
+
+	t->documents = t->kept = t->neardup = t->empty = REPORT_NONE;
+	t->rejected = REPORT_NONE;
+	t->tokens = t->windows = REPORT_NONE;
+	for (i = 0; i < rp->nshards; i++) {
+		report_row(&rp->shards[i], &r);
+		add(&t->documents, r.documents);
+		add(&t->kept, r.kept);
+		add(&t->neardup, r.neardup);
+		add(&t->empty, r.empty);
+		add(&t->rejected, r.rejected);
+		add(&t->tokens, r.tokens);
+		add(&t->windows, r.windows);
+	}
+}

@@ -1,0 +1,2 @@
+printf '{"version": 1, "shards": [\n]}\n' > m.json
+pskd-report m.json nope

@@ -1,0 +1,1 @@
+printf '{"text":"a"}\n{"text":\n' | pskd-stats

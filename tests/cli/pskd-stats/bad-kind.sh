@@ -1,0 +1,2 @@
+. "$TESTDIR/../lib.sh"
+no_usage pskd-stats -t foo

@@ -1,0 +1,1 @@
+printf '{"pskd_stats":1,"kind":[}\n' | pskd-stats

@@ -1,0 +1,1 @@
+printf '{"pskd_stats":1,"kind":"verdicts","label":null,"verdicts":1,"bytes":7,"keep":0,"empty":0,"near_duplicate":0,"rejected":0,"estimates":{"count":0,"sum":0,"min":null,"mean":null,"max":null,"histogram":[]}}\n' | pskd-stats

@@ -1,0 +1,1 @@
+printf '{"text":"a"}\n' | pskd-stats > /dev/full

@@ -1,0 +1,2 @@
+# An empty input is no documents.
+pskd-stats < /dev/null

@@ -1,0 +1,1 @@
+printf 'ok\nb\377d\n' | pskd-stats -t lines

@@ -1,0 +1,1 @@
+pskd-stats nope.jsonl

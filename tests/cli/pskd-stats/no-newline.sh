@@ -1,0 +1,2 @@
+# The last line without its newline: one byte fewer.
+printf '{"text":"ab"}' | pskd-stats -l x

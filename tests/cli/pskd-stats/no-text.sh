@@ -1,0 +1,1 @@
+printf '{"id":"a"}\n' | pskd-stats

@@ -1,0 +1,1 @@
+pskd-pack -t 'idx[10]' < /dev/null | pskd-stats
