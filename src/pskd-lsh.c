@@ -15,7 +15,6 @@
 #include "dedup/frame.h"
 #include "dedup/lshindex.h"
 #include "dedup/lshmr.h"
-#include "dedup/outfile.h"
 #include "dedup/stats.h"
 
 static const char usage_text[] =
@@ -59,7 +58,7 @@ static struct {
 static struct pskd_lsh_index ix;
 static struct pskd_writer out, vw, dw;
 static struct pskd_frame_relay relay;	/* kept lines, from the reader's buffer */
-static struct pskd_outfile of, vf, df;
+static struct pskd_output of, vf, df;
 static uint32_t *keys;
 static unsigned char *sketch;
 static uint32_t need;		/* equal components for a near-duplicate */
@@ -347,7 +346,7 @@ static void
 output_open(void)
 {
 	if (opt.output != NULL)
-		pskd_dedup_out_open(&of, &out, opt.output);
+		pskd_output_writer(&of, &out, opt.output, 0);
 	else {
 		pskd_writer_init(&out, 1, "<stdout>");
 		pskd_pipe_grow(1);
@@ -359,7 +358,7 @@ static void
 output_commit(void)
 {
 	if (opt.output != NULL)
-		pskd_dedup_out_commit(&of, &out);
+		pskd_output_close(&of, &out);
 	else
 		pskd_writer_finish(&out);
 }
@@ -380,18 +379,18 @@ online(int argc, char **argv)
 	keys = pskd_xreallocarray(NULL, opt.b, sizeof(*keys));
 	output_open();
 	if (opt.verdicts)
-		pskd_dedup_out_open(&vf, &vw, opt.verdicts);
+		pskd_output_writer(&vf, &vw, opt.verdicts, 0);
 	if (opt.dropped)
-		pskd_dedup_out_open(&df, &dw, opt.dropped);
+		pskd_output_writer(&df, &dw, opt.dropped, 0);
 	for (i = 0; i < (argc > 0 ? argc : 1) && !out.error; i++)
 		lsh_file(argc > 0 ? argv[i] : NULL);
 	mem = pskd_lsh_memory(&ix);
 	pskd_progress(1, "%llu documents", (unsigned long long)ix.ndocs);
 	output_commit();
 	if (opt.verdicts)
-		pskd_dedup_out_commit(&vf, &vw);
+		pskd_output_close(&vf, &vw);
 	if (opt.dropped)
-		pskd_dedup_out_commit(&df, &dw);
+		pskd_output_close(&df, &dw);
 	if (pskd_lsh_commit(&ix, err, sizeof(err)) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s", err);
 	statistics(mem);

@@ -11,7 +11,6 @@
 
 #include "pskd.h"
 #include "dedup/frame.h"
-#include "dedup/outfile.h"
 #include "dedup/shingle.h"
 
 static const char usage_text[] =
@@ -38,7 +37,7 @@ static struct {
 };
 
 static struct pskd_writer out, rw;
-static struct pskd_outfile rf;		/* --rejects */
+static struct pskd_output rf;		/* --rejects */
 static struct pskd_frame_relay relay;	/* lines go out from the reader's buffer */
 static struct pskd_shingler sh;
 static struct pskd_doc doc;
@@ -278,12 +277,12 @@ main(int argc, char **argv)
 	fp.rejects = opt.rejects != NULL;
 	pskd_frame_write_header(&out, &fp);
 	if (opt.rejects != NULL)
-		pskd_dedup_out_open(&rf, &rw, opt.rejects);
+		pskd_output_writer(&rf, &rw, opt.rejects, 0);
 	for (i = 0; i < (argc > 0 ? argc : 1) && !out.error; i++)
 		shingle_file(argc > 0 ? argv[i] : NULL);
 	pskd_writer_finish(&out);
 	if (opt.rejects != NULL)
-		pskd_dedup_out_commit(&rf, &rw);
+		pskd_output_close(&rf, &rw);
 	pskd_doc_free(&doc);
 	if (nbad == 0)
 		return 0;

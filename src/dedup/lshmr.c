@@ -9,7 +9,6 @@
 
 #include "lshindex.h"
 #include "lshmr.h"
-#include "outfile.h"
 #include "stats.h"
 #include "params.h"
 
@@ -41,7 +40,7 @@ params_line(struct pskd_writer *w, const struct pskd_frame_params *fp,
 void
 pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 {
-	struct pskd_outfile dof, *kof;
+	struct pskd_output dof, *kof;
 	struct pskd_writer dw, *kw;
 	struct pskd_frame_reader fr;
 	struct pskd_frame_params first;
@@ -57,11 +56,11 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 	kw = pskd_xcalloc(mr->parts, sizeof(*kw));
 	names = pskd_xcalloc((size_t)mr->parts + 1, sizeof(*names));
 	names[mr->parts] = name_of(mr->prefix, ".docs");
-	pskd_dedup_out_open(&dof, &dw, names[mr->parts]);
+	pskd_output_writer(&dof, &dw, names[mr->parts], 0);
 	for (i = 0; i < mr->parts; i++) {
 		snprintf(suffix, sizeof(suffix), ".keys-%03" PRIu32, i);
 		names[i] = name_of(mr->prefix, suffix);
-		pskd_dedup_out_open(&kof[i], &kw[i], names[i]);
+		pskd_output_writer(&kof[i], &kw[i], names[i], 0);
 	}
 	for (p = 0; p < (npaths ? npaths : 1); p++) {
 		if (pskd_frame_reader_open(&fr, npaths ? paths[p] : NULL,
@@ -111,9 +110,9 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 	}
 	if (!have)
 		pskd_errx(PSKD_EXIT_DATA, "no input");
-	pskd_dedup_out_commit(&dof, &dw);
+	pskd_output_close(&dof, &dw);
 	for (i = 0; i < mr->parts; i++)
-		pskd_dedup_out_commit(&kof[i], &kw[i]);
+		pskd_output_close(&kof[i], &kw[i]);
 	for (i = 0; i <= mr->parts; i++)
 		free(names[i]);
 	free(names);
@@ -332,7 +331,7 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
     int quiet)
 {
 	struct pskd_reader r;
-	struct pskd_outfile of;
+	struct pskd_output of;
 	struct pskd_writer w;
 	struct shard *sh, *es, *best_sh;
 	const unsigned char *line = NULL, *a, *b;
@@ -366,7 +365,7 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 	for (s = 0; s < n; s++) {
 		char *path = name_of(sh[s].prefix, ".verdicts");
 
-		pskd_dedup_out_open(&of, &w, path);
+		pskd_output_writer(&of, &w, path, 0);
 		for (d = 0; d < sh[s].n; d++) {
 			sh[s].count.docs++;
 			best = 0;
@@ -450,7 +449,7 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 				pskd_writer_puts(&w, "\tkeep\n");
 			}
 		}
-		pskd_dedup_out_commit(&of, &w);
+		pskd_output_close(&of, &w);
 		free(path);
 	}
 	if (pending || pskd_reader_line(&r, &line, &len) == 1)
@@ -529,7 +528,7 @@ pskd_lshmr_apply(const char *verdicts, char **paths, int n,
 {
 	struct pskd_reader vr;
 	struct pskd_buf idb = { 0 };
-	struct pskd_outfile of, df;
+	struct pskd_output of, df;
 	struct pskd_writer out, dw;
 	struct pskd_frame_relay relay;
 	const unsigned char *rest;
@@ -539,12 +538,12 @@ pskd_lshmr_apply(const char *verdicts, char **paths, int n,
 	if (pskd_reader_open(&vr, verdicts) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", verdicts);
 	if (output != NULL)
-		pskd_dedup_out_open(&of, &out, output);
+		pskd_output_writer(&of, &out, output, 0);
 	else
 		pskd_writer_init(&out, 1, "<stdout>");
 	pskd_frame_relay_init(&relay, &out);
 	if (dropped != NULL)
-		pskd_dedup_out_open(&df, &dw, dropped);
+		pskd_output_writer(&df, &dw, dropped, 0);
 	for (i = 0; i < (n > 0 ? n : 1) && !out.error; i++)
 		apply_file(n > 0 ? paths[i] : NULL, &vr, &idb, &relay,
 		    dropped != NULL ? &dw : NULL);
@@ -552,11 +551,11 @@ pskd_lshmr_apply(const char *verdicts, char **paths, int n,
 		pskd_errx(PSKD_EXIT_DATA, "%s: more verdicts than documents",
 		    verdicts);
 	if (output != NULL)
-		pskd_dedup_out_commit(&of, &out);
+		pskd_output_close(&of, &out);
 	else
 		pskd_writer_finish(&out);
 	if (dropped != NULL)
-		pskd_dedup_out_commit(&df, &dw);
+		pskd_output_close(&df, &dw);
 	pskd_reader_close(&vr);
 	pskd_buf_free(&idb);
 }

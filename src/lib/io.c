@@ -356,6 +356,14 @@ pskd_output_open(struct pskd_output *o, const char *path, int binary)
 }
 
 void
+pskd_output_writer(struct pskd_output *o, struct pskd_writer *w,
+    const char *path, int binary)
+{
+	pskd_output_open(o, path, binary);
+	pskd_writer_init(w, o->fd, o->name);
+}
+
+void
 pskd_output_close(struct pskd_output *o, struct pskd_writer *w)
 {
 	if (!o->file) {

@@ -235,6 +235,9 @@ struct pskd_output {
 };
 
 void	pskd_output_open(struct pskd_output *o, const char *path, int binary);
+/* The same, and w initialised to write to it. */
+void	pskd_output_writer(struct pskd_output *o, struct pskd_writer *w,
+	    const char *path, int binary);
 void	pskd_output_close(struct pskd_output *o, struct pskd_writer *w);
 /* Remove the ".NAME.tmp.PID" temporaries of path whose PID is not running. */
 void	pskd_tmp_sweep(const char *path);
