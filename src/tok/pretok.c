@@ -422,25 +422,38 @@ next_o200k(const unsigned char *t, size_t len, size_t pos)
 	return spaces(t, len, pos, 1);
 }
 
+static const struct {
+	const char	*name;
+	int		 pat;
+} pattern_names[] = {
+	{ "r50k_base", PSKD_PAT_R50K },		/* first: the name of each */
+	{ "cl100k_base", PSKD_PAT_CL100K },
+	{ "o200k_base", PSKD_PAT_O200K },
+	{ "p50k_base", PSKD_PAT_R50K },
+	{ "gpt2", PSKD_PAT_R50K },
+};
+#define NPATNAMES	(sizeof(pattern_names) / sizeof(pattern_names[0]))
+
 int
 pskd_pretok_pattern(const char *name)
 {
-	static const struct {
-		const char	*name;
-		int		 pat;
-	} tab[] = {
-		{ "r50k_base", PSKD_PAT_R50K },
-		{ "p50k_base", PSKD_PAT_R50K },
-		{ "gpt2", PSKD_PAT_R50K },
-		{ "cl100k_base", PSKD_PAT_CL100K },
-		{ "o200k_base", PSKD_PAT_O200K },
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
-		if (strcmp(name, tab[i].name) == 0)
-			return tab[i].pat;
+	for (i = 0; i < NPATNAMES; i++)
+		if (strcmp(name, pattern_names[i].name) == 0)
+			return pattern_names[i].pat;
 	return -1;
+}
+
+const char *
+pskd_pretok_name(int pattern)
+{
+	size_t i;
+
+	for (i = 0; i < NPATNAMES; i++)
+		if (pattern_names[i].pat == pattern)
+			return pattern_names[i].name;
+	return NULL;
 }
 
 /* Each pattern: its fast path (a contraction is the general code's). */

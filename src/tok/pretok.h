@@ -15,6 +15,8 @@ enum pskd_pretok_pattern {
 
 /* "r50k_base", "p50k_base", "gpt2", "cl100k_base", "o200k_base"; or -1. */
 int	pskd_pretok_pattern(const char *name);
+/* The name of a pattern: r50k_base, cl100k_base, o200k_base; or NULL. */
+const char *pskd_pretok_name(int pattern);
 /*
  * The end of the piece that starts at text[pos] (pos < len) under the
  * pattern; text[0..len) is valid UTF-8.  Always > pos.

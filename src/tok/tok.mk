@@ -1,7 +1,8 @@
-# tok.mk - pskd-tok's family (src/tok): BPE, ranks, pre-tokenizers, char
-# vocabularies, training.  Its Unicode tables are generated at build time
-# from the installed utf8proc (src/gen/ucd.c -> build/gen/ucd.h).
-GENHDR += build/gen/ucd.h
+# tok.mk - pskd-tok's family (src/tok): vocabularies of every kind (vocab.h),
+# BPE, ranks, pre-tokenizers, char vocabularies, training, and the modes of
+# pskd-tok.  Its Unicode tables are generated at build time from the
+# installed utf8proc (src/gen/ucd.c -> build/gen/ucd.h).
+GENHDR += build/gen/ucd.h build/gen/datadir.h
 
 # Included before the Makefile's own rules: keep `all` the default goal.
 all:
@@ -10,6 +11,7 @@ $(B)/pskd-tok: $(O)/libpskd-tok.a
 
 # The first build has no -MMD files yet: name the includers of ucd.h.
 $(O)/tok/pretok.o: build/gen/ucd.h
+$(O)/tok/vocab.o: build/gen/datadir.h
 
 build/gen/ucd.h: src/gen/ucd.c
 	@mkdir -p build/gen
@@ -17,5 +19,20 @@ build/gen/ucd.h: src/gen/ucd.c
 	build/gen/ucd > build/gen/ucd.h.tmp
 	mv build/gen/ucd.h.tmp build/gen/ucd.h
 
+# DATADIR, where pskd-tok looks for installed vocabularies last, compiled in
+# through datadir.h, which is rewritten (and what includes it rebuilt) when
+# it does not hold the DATADIR of this make: a changed PREFIX rebuilds
+# pskd-tok, the same PREFIX again changes nothing.
+TOK_DATADIR_DEF = \#define PSKD_TOK_DATADIR "$(DATADIR)"
+ifneq ($(file <build/gen/datadir.h),$(TOK_DATADIR_DEF))
+build/gen/datadir.h: tok-datadir-changed
+endif
+build/gen/datadir.h:
+	@mkdir -p build/gen
+	printf '%s\n' '$(TOK_DATADIR_DEF)' > $@.tmp
+	mv $@.tmp $@
+.PHONY: tok-datadir-changed
+tok-datadir-changed:
+
 # libFuzzer builds compile the sources directly.
-fuzz: build/gen/ucd.h
+fuzz: build/gen/ucd.h build/gen/datadir.h
