@@ -15,8 +15,9 @@
 #include "tok/trainspecial.h"
 
 static const char usage_text[] =
-    "pskd-tok [-bPq] [-E encoding] [-v vocab] [-e token | --no-eot]\n"
-    "           [--allow-special] [-f field | -l | -r] [-o file] [file ...]\n"
+    "pskd-tok [-bPq] [-E encoding] [-v vocab] [--bos token | --no-bos]\n"
+    "           [-e token | --no-eot] [--allow-special] [-f field | -l | -r]\n"
+    "           [-o file] [file ...]\n"
     "       pskd-tok -d [-E encoding] [-v vocab] [-o file] [file]\n"
     "       pskd-tok --build-vocab [-f field | -l | -r] [-o file] [file ...]\n"
     "       pskd-tok --train N [-Pq] [-E pattern] [-f field | -l | -r]\n"
@@ -45,11 +46,14 @@ usage(void)
 	    "bytes\n"
 	    "  -d, --decode            token stream to text\n"
 	    "  -E, --encoding NAME     r50k_base, p50k_base, cl100k_base, "
-	    "o200k_base, char;\n"
+	    "o200k_base, char,\n"
+	    "                          or an installed tokenizer.json "
+	    "(NAME.json);\n"
 	    "                          with --train the pre-tokenizer "
 	    "(cl100k_base)\n"
 	    "  -e, --eot TOKEN         the token after each document "
-	    "(<|endoftext|>)\n"
+	    "(<|endoftext|>, or\n"
+	    "                          a tokenizer.json's)\n"
 	    "  -f, --field NAME        JSON Lines input, text in NAME "
 	    "(default text)\n"
 	    "  -l, --lines             plain text, one document a line\n"
@@ -60,14 +64,18 @@ usage(void)
 	    "a terminal\n"
 	    "  -q, --quiet             no progress\n"
 	    "  -r, --raw               plain text, each file one document\n"
-	    "  -v, --vocab FILE        the vocabulary (ranks or characters)\n"
+	    "  -v, --vocab FILE        the vocabulary (ranks, tokenizer.json or "
+	    "characters)\n"
 	    "      --allow-special     special token text in documents is "
 	    "the special token\n"
+	    "      --bos TOKEN         the token before each document (a "
+	    "tokenizer.json's)\n"
 	    "      --build-vocab       print the character vocabulary of the "
 	    "input\n"
 	    "      --min-frequency F   --train: merge only pairs seen F times "
 	    "or more (1)\n"
-	    "      --no-eot            nothing between documents\n"
+	    "      --no-bos            nothing before documents\n"
+	    "      --no-eot            nothing after documents\n"
 	    "      --special TOKEN     --train: a special token after the "
 	    "merges\n"
 	    "                          (repeatable; default <|endoftext|>)\n"
@@ -103,9 +111,9 @@ mode_of(int decode, int build, int train, int trainopts)
 		pskd_usage_error(NULL);
 	if (train) {
 		if (opt.bytes || opt.eot || opt.noeot || opt.vocab ||
-		    opt.allow_special) {
-			pskd_warnx("--train: -b, -e, -v, --allow-special and "
-			    "--no-eot do not apply");
+		    opt.allow_special || opt.bos || opt.nobos) {
+			pskd_warnx("--train: -b, -e, -v, --allow-special, --bos, "
+			    "--no-bos and --no-eot do not apply");
 			pskd_usage_error(NULL);
 		}
 		if (opt.nspecial == 0)
@@ -116,7 +124,7 @@ mode_of(int decode, int build, int train, int trainopts)
 		pskd_warnx("--min-frequency and --special need --train");
 		pskd_usage_error(NULL);
 	}
-	if (opt.eot && opt.noeot)
+	if ((opt.eot && opt.noeot) || (opt.bos && opt.nobos))
 		pskd_usage_error(NULL);
 	return decode ? DECODE : build ? BUILD : ENCODE;
 }
@@ -124,8 +132,8 @@ mode_of(int decode, int build, int train, int trainopts)
 int
 main(int argc, char **argv)
 {
-	enum { O_ALLOW = 256, O_BUILD, O_MINFREQ, O_NOEOT, O_SPECIAL, O_TRAIN,
-	    O_HELP, O_VERSION };
+	enum { O_ALLOW = 256, O_BOS, O_BUILD, O_MINFREQ, O_NOBOS, O_NOEOT,
+	    O_SPECIAL, O_TRAIN, O_HELP, O_VERSION };
 	static const struct option longopts[] = {
 		{ "bytes", no_argument, NULL, 'b' },
 		{ "decode", no_argument, NULL, 'd' },
@@ -139,8 +147,10 @@ main(int argc, char **argv)
 		{ "raw", no_argument, NULL, 'r' },
 		{ "vocab", required_argument, NULL, 'v' },
 		{ "allow-special", no_argument, NULL, O_ALLOW },
+		{ "bos", required_argument, NULL, O_BOS },
 		{ "build-vocab", no_argument, NULL, O_BUILD },
 		{ "min-frequency", required_argument, NULL, O_MINFREQ },
+		{ "no-bos", no_argument, NULL, O_NOBOS },
 		{ "no-eot", no_argument, NULL, O_NOEOT },
 		{ "special", required_argument, NULL, O_SPECIAL },
 		{ "train", required_argument, NULL, O_TRAIN },
@@ -166,12 +176,14 @@ main(int argc, char **argv)
 		case 'r': opt.input = 'r'; break;
 		case 'v': opt.vocab = optarg; break;
 		case O_ALLOW: opt.allow_special = 1; break;
+		case O_BOS: opt.bos = optarg; break;
 		case O_BUILD: build = 1; break;
 		case O_MINFREQ:
 			opt.minfreq = pskd_optnum("--min-frequency", optarg, 1,
 			    UINT64_MAX, 0);
 			trainopts = 1;
 			break;
+		case O_NOBOS: opt.nobos = 1; break;
 		case O_NOEOT: opt.noeot = 1; break;
 		case O_SPECIAL: add_special(optarg); trainopts = 1; break;
 		case O_TRAIN:

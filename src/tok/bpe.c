@@ -18,6 +18,7 @@
 #include "pskd.h"
 #include "pretok.h"
 #include "bpe.h"
+#include "hf.h"
 
 #define SMALL		64	/* pieces up to this long: the plain scan */
 #define CACHE_BITS	15	/* 32768 entries of 32 bytes: 1 MiB */
@@ -80,6 +81,7 @@ pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern)
 	memset(e, 0, sizeof(*e));
 	e->ranks = r;
 	e->pattern = pattern;
+	e->whole = 1;
 	e->cache = pskd_huge_alloc(sizeof(*e->cache));
 	/* The one- and two-byte tokens, straight from the rank table. */
 	e->pair = pskd_xreallocarray(NULL, 65536, sizeof(*e->pair));
@@ -97,6 +99,16 @@ pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern)
 }
 
 void
+pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern,
+    const struct pskd_hf_merges *m, int ignore_merges)
+{
+	pskd_bpe_init(e, r, pattern);
+	e->merges = m;
+	e->whole = ignore_merges;
+	e->hs = pskd_xcalloc(1, sizeof(struct pskd_hf_scratch));
+}
+
+void
 pskd_bpe_free(struct pskd_bpe *e)
 {
 	if (e->cache != NULL)
@@ -106,6 +118,16 @@ pskd_bpe_free(struct pskd_bpe *e)
 	free(e->b);
 	free(e->c);
 	free(e->heap);
+	if (e->hs != NULL) {
+		struct pskd_hf_scratch *hs = e->hs;
+
+		free(hs->nx);
+		free(hs->pv);
+		free(hs->rk);
+		free(hs->nw);
+		free(hs->heap);
+		free(hs);
+	}
 	memset(e, 0, sizeof(*e));
 }
 
@@ -335,9 +357,23 @@ merge_heap(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	return m;
 }
 
+/* HF's rule: the bytes' ids, merged by the merges' order. */
+static size_t
+merge_hf(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((out[i] = e->byte[p[i]]) == PSKD_RANK_NONE)
+			out[i] = byte_token(e->ranks, p[i]);
+	return pskd_hf_merge_all(e->merges, out, n, e->hs);
+}
+
 static size_t
 merge(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
 {
+	if (e->merges != NULL)
+		return merge_hf(e, p, n, out);
 	scratch(e, n);
 	if (n <= SMALL)
 		return merge_small(e, p, n, out);
@@ -362,7 +398,8 @@ piece_long(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	size_t m;
 
 	if (n + sizeof(*out) > LONG_REC) {
-		if ((k = pskd_ranks_find(e->ranks, p, n)) != PSKD_RANK_NONE) {
+		if (e->whole && (k = pskd_ranks_find(e->ranks, p, n)) !=
+		    PSKD_RANK_NONE) {
 			out[0] = k;
 			return 1;
 		}
@@ -374,7 +411,8 @@ piece_long(struct pskd_bpe *e, const unsigned char *p, size_t n,
 		memcpy(out, c->rec + n, c->nids * sizeof(*out));
 		return c->nids;
 	}
-	if ((k = pskd_ranks_find_long(e->ranks, p, n, h)) != PSKD_RANK_NONE) {
+	if (e->whole && (k = pskd_ranks_find_long(e->ranks, p, n, h)) !=
+	    PSKD_RANK_NONE) {
 		out[0] = k;
 		m = 1;
 	} else
@@ -407,7 +445,8 @@ piece_short(struct pskd_bpe *e, const unsigned char *p, size_t n,
 		memcpy(out, c->ids, sizeof(c->ids));
 		return c->nids;
 	}
-	if ((k = pskd_ranks_find_key(e->ranks, k0, k1, h)) != PSKD_RANK_NONE) {
+	if (e->whole && (k = pskd_ranks_find_key(e->ranks, k0, k1, h)) !=
+	    PSKD_RANK_NONE) {
 		out[0] = k;
 		m = 1;
 	} else if (n == 1) {

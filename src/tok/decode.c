@@ -44,35 +44,80 @@ special(uint32_t id)
 	return id < nspecialbits && (isspecial[id >> 3] >> (id & 7) & 1);
 }
 
-/*
- * ids[0..n) into text: runs of ordinary tokens through the kind's decoder,
- * special tokens as their text.  ids[i] is of sample k + i * step (for
- * messages).  *first: whether the next token starts a text; updated.
- */
+/* A run of ordinary ids through the kind's decoder into text. */
 static void
-decode_ids(const uint32_t *ids, size_t n, uint64_t k, unsigned step,
-    int *first)
+run(const uint32_t *ids, size_t n, uint64_t k, unsigned step, int flags)
 {
-	const struct pskd_vocab_special *sp;
-	size_t i = 0, j, bad;
+	size_t bad;
 
-	while (i < n) {
-		for (j = i; j < n && !special(ids[j]); j++)
-			;
-		if (j > i && voc.kind->decode(&voc, ids + i, j - i, *first,
-		    &text, &bad) == -1)
+	if (n > 0 && voc.kind->decode(&voc, ids, n, flags, &text, &bad) == -1)
+		pskd_tok_fail(inname, 0, "E%d: sample %llu: %llu is not a "
+		    "token of %s", PSKD_E_VALUE,
+		    (unsigned long long)(k + bad * step),
+		    (unsigned long long)ids[bad], voc.name);
+}
+
+static void
+special_text(uint32_t id)
+{
+	const struct pskd_vocab_special *sp = pskd_vocab_special_id(&voc, id);
+
+	pskd_buf_add(&text, sp->text, sp->len);
+}
+
+/*
+ * A token stream: the ordinary ids since the last special token wait in
+ * pending until the next special token or the end says where their text
+ * ends (a decoder may treat its end specially), up to PENDING_MAX of them.
+ */
+#define PENDING_MAX	(1u << 20)
+
+static uint32_t *pending;
+static size_t npending, cappending;
+static uint64_t pending_at;		/* the sample of pending[0] */
+static int pending_first = PSKD_DEC_FIRST;
+
+static void
+flush_pending(int last)
+{
+	run(pending, npending, pending_at, 1, pending_first |
+	    (last ? PSKD_DEC_LAST : 0));
+	pending_at += npending;
+	npending = 0;
+	pending_first = last ? PSKD_DEC_FIRST : 0;
+}
+
+/* A token stream: n samples of one id each, at p, from sample k. */
+static void
+stream_chunk(const struct pskd_leaf *l, const unsigned char *p, size_t n,
+    uint64_t k)
+{
+	uint64_t id;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		id = pskd_leaf_idx(l, p + i * l->width, 0);
+		if (id > UINT32_MAX)
 			pskd_tok_fail(inname, 0, "E%d: sample %llu: %llu is "
 			    "not a token of %s", PSKD_E_VALUE,
-			    (unsigned long long)(k + (i + bad) * step),
-			    (unsigned long long)ids[i + bad], voc.name);
-		if (j > i)
-			*first = 0;
-		if (j == n)
-			break;
-		sp = pskd_vocab_special_id(&voc, ids[j]);
-		pskd_buf_add(&text, sp->text, sp->len);
-		*first = 1;
-		i = j + 1;
+			    (unsigned long long)(k + i),
+			    (unsigned long long)id, voc.name);
+		if (special((uint32_t)id)) {
+			flush_pending(1);
+			special_text((uint32_t)id);
+			pending_at = k + i + 1;
+			continue;
+		}
+		if (npending == cappending) {
+			cappending = cappending ? cappending * 2 : 65536;
+			pending = pskd_xreallocarray(pending, cappending,
+			    sizeof(*pending));
+		}
+		if (npending == 0)
+			pending_at = k + i;
+		pending[npending++] = (uint32_t)id;
+		if (npending == PENDING_MAX)
+			flush_pending(0);
 	}
 }
 
@@ -86,25 +131,21 @@ row_room(size_t n)
 	return row;
 }
 
-/* A token stream: n samples of one id each, at p. */
+/* A row of sample k: its runs and special tokens, one text. */
 static void
-stream_chunk(const struct pskd_leaf *l, const unsigned char *p, size_t n,
-    uint64_t k, int *first)
+decode_row(const uint32_t *ids, size_t n, uint64_t k)
 {
-	uint32_t *ids = row_room(n);
-	uint64_t id;
-	size_t i;
+	size_t i = 0, j;
 
-	for (i = 0; i < n; i++) {
-		id = pskd_leaf_idx(l, p + i * l->width, 0);
-		if (id > UINT32_MAX)
-			pskd_tok_fail(inname, 0, "E%d: sample %llu: %llu is "
-			    "not a token of %s", PSKD_E_VALUE,
-			    (unsigned long long)(k + i),
-			    (unsigned long long)id, voc.name);
-		ids[i] = (uint32_t)id;
+	while (i < n) {
+		for (j = i; j < n && !special(ids[j]); j++)
+			;
+		run(ids + i, j - i, k, 0, PSKD_DEC_FIRST | PSKD_DEC_LAST);
+		if (j == n)
+			break;
+		special_text(ids[j]);
+		i = j + 1;
 	}
-	decode_ids(ids, n, k, 1, first);
 }
 
 /* Sample k of another type: each row of each leaf a line. */
@@ -115,7 +156,6 @@ sample_rows(const struct pskd_type *t, const unsigned char *s, uint64_t k)
 	uint64_t id, e, len;
 	uint32_t *ids;
 	size_t i, j;
-	int first;
 
 	for (i = 0; i < t->nleaves; i++) {
 		l = &t->leaves[i];
@@ -124,12 +164,10 @@ sample_rows(const struct pskd_type *t, const unsigned char *s, uint64_t k)
 		for (e = 0; e < l->nelem; e += len) {
 			for (j = 0; j < len; j++) {
 				id = pskd_leaf_idx(l, s, e + j);
-				if (id > UINT32_MAX)
-					id = UINT32_MAX;
-				ids[j] = (uint32_t)id;
+				ids[j] = id > UINT32_MAX ? UINT32_MAX :
+				    (uint32_t)id;
 			}
-			first = 1;
-			decode_ids(ids, (size_t)len, k, 0, &first);
+			decode_row(ids, (size_t)len, k);
 			pskd_buf_addc(&text, '\n');
 		}
 	}
@@ -164,7 +202,7 @@ pskd_tok_decode(const struct pskd_tok_opt *opt, int argc, char **argv)
 	uint64_t k = 0, bound;
 	size_t i, n, ss;
 	ssize_t got;
-	int stream, first = 1;
+	int stream;
 
 	if (argc > 1)
 		pskd_usage_error(NULL);
@@ -204,7 +242,7 @@ pskd_tok_decode(const struct pskd_tok_opt *opt, int argc, char **argv)
 			    (unsigned long long)h.count);
 		text.len = 0;
 		if (stream)
-			stream_chunk(l, p, n, k, &first);
+			stream_chunk(l, p, n, k);
 		else
 			for (i = 0; i < n; i++)
 				sample_rows(&h.type, p + i * ss, k + i);
@@ -216,6 +254,11 @@ pskd_tok_decode(const struct pskd_tok_opt *opt, int argc, char **argv)
 		pskd_tok_fail(r.name, 0, "E%d: truncated at sample %llu (%llu "
 		    "samples declared)", PSKD_E_TRUNC, (unsigned long long)k,
 		    (unsigned long long)h.count);
+	if (stream) {
+		text.len = 0;
+		flush_pending(1);
+		pskd_writer_write(&w, text.p, text.len);
+	}
 	pskd_tok_out_commit(&out, &w);
 	pskd_reader_close(&r);
 	pskd_header_free(&h);

@@ -14,7 +14,9 @@
 
 static const struct pskd_tok_opt *opt;
 static struct pskd_vocab voc;
-static uint32_t eot;			/* the -e token's id */
+static uint32_t *bos, *eos;		/* the tokens around a document */
+static size_t nbos, neos;
+static int indoc;			/* a document begun, not ended */
 static struct pskd_ids ids;
 static struct pskd_sink sink;
 static unsigned width;			/* bytes per id */
@@ -62,7 +64,8 @@ flush_ids(void)
 	}
 }
 
-/* A whole document: check, encode, end it with the eot token. */
+/* A document, or with -r a piece of one (last: its end): check, encode,
+ * begin it with the --bos tokens and end it with the -e ones. */
 static void
 document(const char *name, uint64_t line, const unsigned char *s, size_t n,
     int last)
@@ -70,6 +73,12 @@ document(const char *name, uint64_t line, const unsigned char *s, size_t n,
 	size_t bad, col;
 	uint32_t cp;
 
+	if (!indoc) {
+		pskd_ids_reserve(&ids, nbos);
+		memcpy(ids.v + ids.n, bos, nbos * sizeof(*bos));
+		ids.n += nbos;
+		indoc = 1;
+	}
 	if (!opt->bytes && (bad = pskd_utf8_check(s, n)) != n) {
 		pskd_tok_locate(s, bad, &line, &col);
 		pskd_tok_fail(name, line, "invalid UTF-8 at byte %zu", col);
@@ -83,8 +92,12 @@ document(const char *name, uint64_t line, const unsigned char *s, size_t n,
 		pskd_tok_fail(name, line, "character U+%04X not in vocabulary",
 		    cp);
 	}
-	if (last && !opt->noeot)
-		pskd_ids_push(&ids, eot);
+	if (last) {
+		pskd_ids_reserve(&ids, neos);
+		memcpy(ids.v + ids.n, eos, neos * sizeof(*eos));
+		ids.n += neos;
+		indoc = 0;
+	}
 	nbytes_in += n;
 	if (ids.n >= (1u << 16))	/* stay in the cache */
 		flush_ids();
@@ -212,17 +225,40 @@ read_lines(struct pskd_reader *r)
 	pskd_buf_free(&f.value);
 }
 
-/* The id of the -e token: a special token, else a single token. */
-static uint32_t
-eot_id(void)
+/* The id of a token given as text (-e, --bos): a special token's, else a
+ * single ordinary token's; exit 2 if it is neither. */
+static uint32_t *
+token_id(const char *opt_name, const char *t)
 {
-	const char *t = opt->eot ? opt->eot : "<|endoftext|>";
-	uint32_t id;
+	uint32_t *id = pskd_xmalloc(sizeof(*id));
 
-	if ((id = pskd_vocab_id(&voc, t)) == PSKD_RANK_NONE)
-		pskd_errx(PSKD_EXIT_USAGE, "-e %s: not a token of %s", t,
-		    voc.name);
+	if ((*id = pskd_vocab_id(&voc, t)) == PSKD_RANK_NONE)
+		pskd_errx(PSKD_EXIT_USAGE, "%s %s: not a token of %s",
+		    opt_name, t, voc.name);
 	return id;
+}
+
+/* --bos, --no-bos, -e, --no-eot, or what the vocabulary says. */
+static void
+around(void)
+{
+	if (opt->bos != NULL) {
+		bos = token_id("--bos", opt->bos);
+		nbos = 1;
+	} else if (!opt->nobos && voc.template) {
+		bos = voc.bos;
+		nbos = voc.nbos;
+	}
+	if (opt->eot != NULL) {
+		eos = token_id("-e", opt->eot);
+		neos = 1;
+	} else if (!opt->noeot && voc.template) {
+		eos = voc.eos;
+		neos = voc.neos;
+	} else if (!opt->noeot) {
+		eos = token_id("-e", "<|endoftext|>");
+		neos = 1;
+	}
 }
 
 void
@@ -237,7 +273,7 @@ pskd_tok_encode(const struct pskd_tok_opt *o, int argc, char **argv)
 	if (opt->output == NULL)
 		pskd_refuse_tty(1, "<stdout>");
 	pskd_vocab_open(&voc, opt->encoding, opt->vocab);
-	eot = eot_id();
+	around();
 	snprintf(text, sizeof(text), "idx[%llu]",
 	    (unsigned long long)voc.nvocab);
 	if (pskd_type_parse(&t, text, strlen(text), &e) == -1)

@@ -49,6 +49,14 @@ struct pskd_ranks {
  */
 int	pskd_ranks_parse(struct pskd_ranks *r, const unsigned char *p, size_t n,
 	    char *err, size_t errsize);
+/*
+ * The same from tokens the caller has: token i is bytes[off[i] ..
+ * off[i] + len[i]) with rank[i]; bytes (from malloc) becomes r's.  -1 with
+ * a message in err for a rank or token given twice (r then freed).
+ */
+int	pskd_ranks_build(struct pskd_ranks *r, unsigned char *bytes,
+	    const uint32_t *off, const uint32_t *len, const uint32_t *rank,
+	    size_t nt, char *err, size_t errsize);
 /* The same from a file; an I/O error is "strerror" without a line. */
 int	pskd_ranks_load(struct pskd_ranks *r, const char *path, char *err,
 	    size_t errsize);

@@ -16,6 +16,8 @@
 struct pskd_tok_opt {
 	int		 allow_special;	/* --allow-special */
 	int		 bytes;		/* -b */
+	const char	*bos;		/* --bos */
+	int		 nobos;		/* --no-bos */
 	const char	*encoding;	/* -E */
 	const char	*eot;		/* -e */
 	const char	*field;		/* -f */

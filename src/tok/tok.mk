@@ -8,6 +8,11 @@ GENHDR += build/gen/ucd.h build/gen/datadir.h
 all:
 
 $(B)/pskd-tok: $(O)/libpskd-tok.a
+# PCRE2 (tokenizer.json's regular expressions): pskd-tok only, and what
+# links the whole family (unit tests, fuzz replays, libFuzzer builds).
+$(B)/pskd-tok: LIBS += -lpcre2-8
+$(O)/tests/%: LIBS += -lpcre2-8
+fuzz: LIBS += -lpcre2-8
 
 # The first build has no -MMD files yet: name the includers of ucd.h.
 $(O)/tok/pretok.o: build/gen/ucd.h

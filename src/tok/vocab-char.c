@@ -64,13 +64,13 @@ char_encode(struct pskd_vocab *v, const unsigned char *s, size_t n, int allow,
 }
 
 static int
-char_decode(struct pskd_vocab *v, const uint32_t *ids, size_t n, int first,
+char_decode(struct pskd_vocab *v, const uint32_t *ids, size_t n, int flags,
     struct pskd_buf *out, size_t *bad)
 {
 	const struct pskd_charvocab *cv = v->impl;
 	size_t i;
 
-	(void)first;
+	(void)flags;
 	pskd_buf_reserve(out, 4 * n);
 	for (i = 0; i < n; i++) {
 		if (ids[i] >= cv->n) {

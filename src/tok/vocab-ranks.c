@@ -58,6 +58,12 @@ encoding_named(const char *name)
 	return NULL;
 }
 
+int
+pskd_vocab_is_encoding(const char *name)
+{
+	return encoding_named(name) != NULL;
+}
+
 const char *
 pskd_vocab_guess(uint64_t nvocab)
 {
@@ -271,13 +277,13 @@ ranks_encode(struct pskd_vocab *v, const unsigned char *s, size_t n,
 }
 
 static int
-ranks_decode(struct pskd_vocab *v, const uint32_t *ids, size_t n, int first,
+ranks_decode(struct pskd_vocab *v, const uint32_t *ids, size_t n, int flags,
     struct pskd_buf *out, size_t *bad)
 {
 	const struct pskd_ranks *r = &((struct ranks_vocab *)v->impl)->ranks;
 	size_t i;
 
-	(void)first;
+	(void)flags;
 	for (i = 0; i < n; i++) {
 		if (ids[i] >= r->n || r->len[ids[i]] == 0) {
 			*bad = i;

@@ -16,6 +16,7 @@
 
 /* Tried in this order on a -v file; the last takes any file. */
 static const struct pskd_vocab_kind *const kinds[] = {
+	&pskd_vocab_hf,
 	&pskd_vocab_trained,
 	&pskd_vocab_tiktoken,
 };
@@ -57,10 +58,20 @@ void
 pskd_vocab_open(struct pskd_vocab *v, const char *encoding, const char *path)
 {
 	unsigned char head[256];
+	char *found = NULL, *tried;
 	size_t i, n = 0;
 
 	memset(v, 0, sizeof(*v));
 	v->pattern = -1;
+	if (path == NULL && encoding != NULL && strcmp(encoding, "char") != 0 &&
+	    !pskd_vocab_is_encoding(encoding) &&
+	    (found = pskd_vocab_find(encoding, ".json", &tried)) != NULL) {
+		/* An installed tokenizer.json, by its name. */
+		free(tried);
+		v->kind = &pskd_vocab_hf;
+		v->kind->load(v, found, NULL);
+		return;
+	}
 	if (encoding != NULL && strcmp(encoding, "char") == 0) {
 		v->kind = &pskd_vocab_char;
 	} else if (path != NULL) {

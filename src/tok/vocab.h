@@ -18,6 +18,10 @@
 
 #define PSKD_NOT_CHAR	UINT32_MAX	/* *badcp: invalid UTF-8 there */
 
+/* decode()'s flags: where the ids stand in the text they decode. */
+#define PSKD_DEC_FIRST	1	/* ids[0] starts a text */
+#define PSKD_DEC_LAST	2	/* ids[n - 1] ends it */
+
 /* A special (or added) token: its text and id. */
 struct pskd_vocab_special {
 	const char	*text;
@@ -52,11 +56,11 @@ struct pskd_vocab_kind {
 		    uint32_t *badcp);
 	/*
 	 * Append the bytes of ids[0..n), ordinary tokens (no special one),
-	 * to out; first: ids[0] starts a text.  -1 with *bad the index of
-	 * an id that is no token.
+	 * to out; flags PSKD_DEC_*.  -1 with *bad the index of an id that
+	 * is no token.
 	 */
 	int	(*decode)(struct pskd_vocab *v, const uint32_t *ids, size_t n,
-		    int first, struct pskd_buf *out, size_t *bad);
+		    int flags, struct pskd_buf *out, size_t *bad);
 	/* The id of the one ordinary token text[0..n), or PSKD_RANK_NONE. */
 	uint32_t (*token)(const struct pskd_vocab *v, const unsigned char *text,
 		    size_t n);
@@ -69,16 +73,29 @@ struct pskd_vocab {
 	struct pskd_vocab_special *special;
 	size_t		 nspecial;
 	uint64_t	 nvocab;	/* V: one past the largest id */
+	/*
+	 * The tokens before and after each document when the kind says
+	 * (template set: a tokenizer.json's post-processor); else none
+	 * before and <|endoftext|> after.
+	 */
+	int		 template;
+	uint32_t	*bos, *eos;
+	size_t		 nbos, neos;
 	void		*impl;		/* the kind's own state */
 };
 
 /* The kinds (vocab-*.c), in the order vocab.c tries them. */
-extern const struct pskd_vocab_kind pskd_vocab_char, pskd_vocab_trained,
-    pskd_vocab_tiktoken;
+extern const struct pskd_vocab_kind pskd_vocab_char, pskd_vocab_hf,
+    pskd_vocab_trained, pskd_vocab_tiktoken;
+
+/* 1 if name is an encoding of tiktoken's (-E), gpt2 included. */
+int	pskd_vocab_is_encoding(const char *name);
 
 /*
  * Open the vocabulary of -E encoding and -v path (either may be NULL; both
- * NULL: cl100k_base).  Exits with a message (status 1, or 2 for a bad -E).
+ * NULL: cl100k_base).  -E names a tiktoken encoding, char, or an installed
+ * tokenizer.json (NAME.json where pskd_vocab_find looks).  Exits with a
+ * message (status 1, or 2 for a bad -E).
  */
 void	pskd_vocab_open(struct pskd_vocab *v, const char *encoding,
 	    const char *path);

@@ -1,0 +1,1171 @@
+/*
+ * hfload.c - read a tokenizer.json (hf.h): the model (BPE only: vocab,
+ * merges as "a b" strings or ["a", "b"] pairs, unk_token, fuse_unk,
+ * byte_fallback, ignore_merges, continuing_subword_prefix,
+ * end_of_word_suffix), the added tokens, the normalizer, pre-tokenizer,
+ * post-processor and decoder.  Anything else a file asks for is refused
+ * with the place it is asked for, so no file is encoded otherwise than HF
+ * tokenizers would.
+ *
+ * The vocabulary and the merges are read in a second walk, once the
+ * pre-tokenizer says whether the tokens are in the ByteLevel alphabet
+ * (then they are kept as the bytes they stand for).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pskd.h"
+#include "hf.h"
+#include "jscan.h"
+#include "pretok.h"
+
+/* Where a load is: the file, its walk, a scratch string. */
+struct ld {
+	const char	*file;
+	struct pskd_jscan j;
+	struct pskd_buf	 s, key;
+	const unsigned char *vocab, *merges;	/* where they start */
+	int		 model_seen;
+};
+
+static _Noreturn void
+die(struct ld *l, const char *why)
+{
+	uint64_t line;
+	size_t col;
+
+	pskd_jscan_fail(&l->j, why);
+	pskd_jscan_where(&l->j, &line, &col);
+	pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", l->file,
+	    (unsigned long long)line, l->j.err);
+}
+
+static _Noreturn void
+unsupported(struct ld *l, const char *what, const char *type)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), "%s %s is not supported", what, type);
+	/* die() keeps the first error: this one. */
+	die(l, pskd_xstrdup(msg));
+}
+
+static void
+check(struct ld *l)
+{
+	if (l->j.err != NULL)
+		die(l, l->j.err);
+}
+
+static char *
+string(struct ld *l, size_t *len)
+{
+	if (!pskd_jscan_string(&l->j, &l->s))
+		die(l, "expected a string");
+	if (len != NULL)
+		*len = l->s.len;
+	return pskd_xstrndup((const char *)l->s.p, l->s.len);
+}
+
+static int
+boolean(struct ld *l)
+{
+	int v;
+
+	if (!pskd_jscan_bool(&l->j, &v))
+		die(l, "expected true or false");
+	return v;
+}
+
+static int64_t
+integer(struct ld *l, int64_t min, int64_t max)
+{
+	int64_t v;
+
+	if (!pskd_jscan_int(&l->j, min, max, &v))
+		die(l, l->j.err ? l->j.err : "expected a number");
+	return v;
+}
+
+static int
+key_is(const struct ld *l, const char *name)
+{
+	return strcmp((const char *)l->key.p, name) == 0;
+}
+
+/* The "type" member, which files put first; NULL for null. */
+static char *
+type_of(struct ld *l)
+{
+	if (!pskd_jscan_member(&l->j, &l->key) || !key_is(l, "type"))
+		die(l, "expected \"type\" first");
+	return string(l, NULL);
+}
+
+/* A Replace or Split pattern: {"String": s} or {"Regex": r}. */
+static struct pskd_hf_regex *
+pattern(struct ld *l, int regex_ok)
+{
+	struct pskd_hf_regex *re;
+	char err[256], *p;
+	size_t n;
+	int literal;
+
+	if (!pskd_jscan_object(&l->j) || !pskd_jscan_member(&l->j, &l->key))
+		die(l, "expected {\"String\": ...} or {\"Regex\": ...}");
+	literal = key_is(l, "String");
+	if (!literal && !key_is(l, "Regex"))
+		die(l, "expected {\"String\": ...} or {\"Regex\": ...}");
+	if (!literal && !regex_ok)
+		unsupported(l, "a decoder's pattern", "Regex");
+	p = string(l, &n);
+	if ((re = pskd_hf_regex_new(p, n, literal, err, sizeof(err))) == NULL)
+		die(l, pskd_xstrdup(err));
+	free(p);
+	if (pskd_jscan_member(&l->j, &l->key))
+		die(l, "expected one of String and Regex");
+	check(l);
+	return re;
+}
+
+static char *
+pattern_string(struct ld *l, size_t *len)
+{
+	char *p;
+
+	if (!pskd_jscan_object(&l->j) || !pskd_jscan_member(&l->j, &l->key))
+		die(l, "expected {\"String\": ...}");
+	if (!key_is(l, "String"))
+		unsupported(l, "a decoder's pattern", (const char *)l->key.p);
+	p = string(l, len);
+	if (pskd_jscan_member(&l->j, &l->key))
+		die(l, "expected only String");
+	check(l);
+	return p;
+}
+
+/* A single character (Metaspace's replacement, Strip's content). */
+static void
+one_char(struct ld *l, char *out, size_t *len)
+{
+	uint32_t cp;
+	size_t n;
+	char *p = string(l, &n);
+
+	if (n == 0 || n > 4 || pskd_utf8_decode((unsigned char *)p, n, &cp) !=
+	    n)
+		die(l, "expected one character");
+	memcpy(out, p, n);
+	*len = n;
+	free(p);
+}
+
+static int
+behavior(struct ld *l)
+{
+	static const char *const names[] = { "Removed", "Isolated",
+	    "MergedWithPrevious", "MergedWithNext", "Contiguous" };
+	char *s = string(l, NULL);
+	int i;
+
+	for (i = 0; i < 5; i++)
+		if (strcmp(s, names[i]) == 0)
+			break;
+	if (i == 5)
+		unsupported(l, "the split behavior", s);
+	free(s);
+	return i;
+}
+
+/* ---- normalizers ------------------------------------------------------- */
+
+static void normalizer(struct ld *, struct pskd_hf *);
+
+static void
+normalizers(struct ld *l, struct pskd_hf *hf)
+{
+	if (!pskd_jscan_array(&l->j))
+		die(l, "expected a list of normalizers");
+	while (pskd_jscan_next(&l->j))
+		normalizer(l, hf);
+	check(l);
+}
+
+static void
+normalizer(struct ld *l, struct pskd_hf *hf)
+{
+	static const char *const simple[] = { "NFC", "NFD", "NFKC", "NFKD",
+	    "Lowercase" };
+	struct pskd_hf_norm z;
+	char *type;
+	int i;
+
+	if (pskd_jscan_null(&l->j))
+		return;
+	if (!pskd_jscan_object(&l->j))
+		die(l, "expected a normalizer");
+	memset(&z, 0, sizeof(z));
+	type = type_of(l);
+	z.type = -1;
+	for (i = 0; i < 5; i++)
+		if (strcmp(type, simple[i]) == 0)
+			z.type = HF_N_NFC + i;
+	if (strcmp(type, "Strip") == 0) {
+		z.type = HF_N_STRIP;
+		z.left = z.right = 1;
+	} else if (strcmp(type, "Prepend") == 0)
+		z.type = HF_N_PREPEND;
+	else if (strcmp(type, "Replace") == 0)
+		z.type = HF_N_REPLACE;
+	else if (strcmp(type, "Sequence") != 0 && z.type == -1)
+		unsupported(l, "the normalizer", type);
+	while (pskd_jscan_member(&l->j, &l->key)) {
+		if (strcmp(type, "Sequence") == 0 && key_is(l, "normalizers"))
+			normalizers(l, hf);
+		else if (z.type == HF_N_STRIP && key_is(l, "strip_left"))
+			z.left = boolean(l);
+		else if (z.type == HF_N_STRIP && key_is(l, "strip_right"))
+			z.right = boolean(l);
+		else if (z.type == HF_N_PREPEND && key_is(l, "prepend"))
+			z.a = string(l, &z.alen);
+		else if (z.type == HF_N_REPLACE && key_is(l, "pattern"))
+			z.re = pattern(l, 1);
+		else if (z.type == HF_N_REPLACE && key_is(l, "content"))
+			z.b = string(l, &z.blen);
+		else if (!pskd_jscan_skip(&l->j))
+			break;
+	}
+	check(l);
+	if ((z.type == HF_N_PREPEND && z.a == NULL) ||
+	    (z.type == HF_N_REPLACE && (z.re == NULL || z.b == NULL)))
+		die(l, "a normalizer without its pattern or text");
+	if (strcmp(type, "Sequence") != 0) {
+		hf->norm = pskd_xreallocarray(hf->norm, hf->nnorm + 1,
+		    sizeof(*hf->norm));
+		hf->norm[hf->nnorm++] = z;
+	}
+	free(type);
+}
+
+/* ---- pre-tokenizers ---------------------------------------------------- */
+
+/* The Split patterns the hand-written pre-tokenizers cut exactly. */
+static const struct {
+	const char	*pattern;
+	int		 fast;
+} fast_patterns[] = {
+	{ "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|"
+	    "\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|"
+	    "\\s+(?!\\S)|\\s+", PSKD_PAT_CL100K },
+	{ "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|"
+	    "\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|"
+	    "\\s+(?!\\S)|\\s+", PSKD_PAT_CL100K_N1 },
+	{ "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|"
+	    "\\s+(?!\\S)|\\s+", PSKD_PAT_R50K },
+	{ "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*"
+	    "[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"
+	    "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+"
+	    "[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"
+	    "\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|"
+	    "\\s+(?!\\S)|\\s+", PSKD_PAT_O200K },
+};
+
+int
+pskd_hf_fast_pattern(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(fast_patterns) / sizeof(fast_patterns[0]);
+	    i++)
+		if (strlen(fast_patterns[i].pattern) == n &&
+		    memcmp(fast_patterns[i].pattern, p, n) == 0)
+			return fast_patterns[i].fast;
+	return -1;
+}
+
+static void pretokenizer(struct ld *, struct pskd_hf *);
+
+static void
+pretokenizers(struct ld *l, struct pskd_hf *hf)
+{
+	if (!pskd_jscan_array(&l->j))
+		die(l, "expected a list of pre-tokenizers");
+	while (pskd_jscan_next(&l->j))
+		pretokenizer(l, hf);
+	check(l);
+}
+
+/* Split's pattern: a regex that a fast path may cut, or a string. */
+static void
+split_pattern(struct ld *l, struct pskd_hf_pretok *z)
+{
+	char err[256], *p;
+	size_t n;
+	int literal;
+
+	if (!pskd_jscan_object(&l->j) || !pskd_jscan_member(&l->j, &l->key))
+		die(l, "expected {\"String\": ...} or {\"Regex\": ...}");
+	literal = key_is(l, "String");
+	if (!literal && !key_is(l, "Regex"))
+		die(l, "expected {\"String\": ...} or {\"Regex\": ...}");
+	p = string(l, &n);
+	if (!literal)
+		z->fast = pskd_hf_fast_pattern(p, n);
+	if ((z->re = pskd_hf_regex_new(p, n, literal, err, sizeof(err))) ==
+	    NULL)
+		die(l, pskd_xstrdup(err));
+	free(p);
+	if (pskd_jscan_member(&l->j, &l->key))
+		die(l, "expected one of String and Regex");
+	check(l);
+}
+
+static int
+prepend_scheme(struct ld *l)
+{
+	char *s = string(l, NULL);
+	int v;
+
+	if (strcmp(s, "always") == 0)
+		v = HF_PREPEND_ALWAYS;
+	else if (strcmp(s, "first") == 0)
+		v = HF_PREPEND_FIRST;
+	else if (strcmp(s, "never") == 0)
+		v = HF_PREPEND_NEVER;
+	else
+		unsupported(l, "the prepend_scheme", s);
+	free(s);
+	return v;
+}
+
+static void
+pretokenizer(struct ld *l, struct pskd_hf *hf)
+{
+	static const char *const names[] = { "ByteLevel", "Split",
+	    "Metaspace", "Digits", "Punctuation", "Whitespace",
+	    "WhitespaceSplit" };
+	struct pskd_hf_pretok z;
+	char err[256], *type;
+	int i, seq, scheme = -1, aps = -1;
+
+	if (pskd_jscan_null(&l->j))
+		return;
+	if (!pskd_jscan_object(&l->j))
+		die(l, "expected a pre-tokenizer");
+	memset(&z, 0, sizeof(z));
+	z.fast = -1;
+	type = type_of(l);
+	seq = strcmp(type, "Sequence") == 0;
+	for (i = 0; i < 7 && strcmp(type, names[i]) != 0; i++)
+		;
+	if (i == 7 && !seq)
+		unsupported(l, "the pre-tokenizer", type);
+	z.type = i;
+	/* HF's defaults. */
+	z.prefix_space = z.use_regex = 1;
+	z.behavior = HF_ISOLATED;
+	z.split = 1;
+	memcpy(z.rep, "\xe2\x96\x81", 3);	/* ▁ */
+	z.replen = 3;
+	while (pskd_jscan_member(&l->j, &l->key)) {
+		if (seq && key_is(l, "pretokenizers"))
+			pretokenizers(l, hf);
+		else if (z.type == HF_P_BYTELEVEL &&
+		    key_is(l, "add_prefix_space"))
+			z.prefix_space = boolean(l);
+		else if (z.type == HF_P_BYTELEVEL && key_is(l, "use_regex"))
+			z.use_regex = boolean(l);
+		else if (z.type == HF_P_SPLIT && key_is(l, "pattern"))
+			split_pattern(l, &z);
+		else if ((z.type == HF_P_SPLIT || z.type == HF_P_PUNCT) &&
+		    key_is(l, "behavior"))
+			z.behavior = behavior(l);
+		else if (z.type == HF_P_SPLIT && key_is(l, "invert"))
+			z.invert = boolean(l);
+		else if (z.type == HF_P_METASPACE &&
+		    key_is(l, "replacement"))
+			one_char(l, z.rep, &z.replen);
+		else if (z.type == HF_P_METASPACE &&
+		    key_is(l, "prepend_scheme"))
+			scheme = prepend_scheme(l);
+		else if (z.type == HF_P_METASPACE &&
+		    key_is(l, "add_prefix_space"))
+			aps = boolean(l);
+		else if (z.type == HF_P_METASPACE && key_is(l, "split"))
+			z.split = boolean(l);
+		else if (z.type == HF_P_DIGITS &&
+		    key_is(l, "individual_digits"))
+			z.individual = boolean(l);
+		else if (!pskd_jscan_skip(&l->j))
+			break;
+	}
+	check(l);
+	free(type);
+	if (seq)
+		return;
+	/* Metaspace: the old add_prefix_space, or the scheme. */
+	z.prepend = scheme != -1 ? scheme : aps == 0 ? HF_PREPEND_NEVER :
+	    HF_PREPEND_ALWAYS;
+	if (z.type == HF_P_SPLIT && z.re == NULL)
+		die(l, "Split without its pattern");
+	if (z.type == HF_P_BYTELEVEL && z.use_regex)
+		z.fast = PSKD_PAT_R50K;
+	if (z.type == HF_P_WHITESPACE && (z.re = pskd_hf_regex_new(
+	    "\\w+|[^\\w\\s]+", 13, 0, err, sizeof(err))) == NULL)
+		die(l, pskd_xstrdup(err));
+	hf->pre = pskd_xreallocarray(hf->pre, hf->npre + 1, sizeof(*hf->pre));
+	hf->pre[hf->npre++] = z;
+}
+
+/* ---- decoders ---------------------------------------------------------- */
+
+static void decoder(struct ld *, struct pskd_hf *);
+
+static void
+decoders(struct ld *l, struct pskd_hf *hf)
+{
+	if (!pskd_jscan_array(&l->j))
+		die(l, "expected a list of decoders");
+	while (pskd_jscan_next(&l->j))
+		decoder(l, hf);
+	check(l);
+}
+
+static void
+decoder(struct ld *l, struct pskd_hf *hf)
+{
+	static const char *const names[] = { "ByteLevel", "ByteFallback",
+	    "Fuse", "Strip", "Replace", "Metaspace" };
+	struct pskd_hf_dec z;
+	char *type, rep[4];
+	int i, seq, scheme = -1, aps = -1;
+
+	if (pskd_jscan_null(&l->j))
+		return;
+	if (!pskd_jscan_object(&l->j))
+		die(l, "expected a decoder");
+	memset(&z, 0, sizeof(z));
+	type = type_of(l);
+	seq = strcmp(type, "Sequence") == 0;
+	for (i = 0; i < 6 && strcmp(type, names[i]) != 0; i++)
+		;
+	if (i == 6 && !seq)
+		unsupported(l, "the decoder", type);
+	z.type = i;
+	if (z.type == HF_D_METASPACE) {
+		z.a = pskd_xstrndup("\xe2\x96\x81", 3);
+		z.alen = 3;
+	}
+	while (pskd_jscan_member(&l->j, &l->key)) {
+		if (seq && key_is(l, "decoders")) {
+			decoders(l, hf);
+		} else if (z.type == HF_D_STRIP && key_is(l, "content")) {
+			one_char(l, rep, &z.alen);
+			z.a = pskd_xstrndup(rep, z.alen);
+		} else if (z.type == HF_D_STRIP && key_is(l, "start")) {
+			z.start = (int)integer(l, 0, 1 << 20);
+		} else if (z.type == HF_D_STRIP && key_is(l, "stop")) {
+			z.stop = (int)integer(l, 0, 1 << 20);
+		} else if (z.type == HF_D_REPLACE && key_is(l, "pattern")) {
+			z.a = pattern_string(l, &z.alen);
+		} else if (z.type == HF_D_REPLACE && key_is(l, "content")) {
+			z.b = string(l, &z.blen);
+		} else if (z.type == HF_D_METASPACE &&
+		    key_is(l, "replacement")) {
+			one_char(l, rep, &z.alen);
+			free(z.a);
+			z.a = pskd_xstrndup(rep, z.alen);
+		} else if (z.type == HF_D_METASPACE &&
+		    key_is(l, "prepend_scheme")) {
+			scheme = prepend_scheme(l);
+		} else if (z.type == HF_D_METASPACE &&
+		    key_is(l, "add_prefix_space")) {
+			aps = boolean(l);
+		} else if (!pskd_jscan_skip(&l->j))
+			break;
+	}
+	check(l);
+	free(type);
+	if (seq)
+		return;
+	z.prepend = scheme != -1 ? scheme : aps == 0 ? HF_PREPEND_NEVER :
+	    HF_PREPEND_ALWAYS;
+	if ((z.type == HF_D_STRIP && z.a == NULL) || (z.type == HF_D_REPLACE &&
+	    (z.a == NULL || z.b == NULL || z.alen == 0)))
+		die(l, "a decoder without its pattern or content");
+	hf->dec = pskd_xreallocarray(hf->dec, hf->ndec + 1, sizeof(*hf->dec));
+	hf->dec[hf->ndec++] = z;
+}
+
+/* ---- added tokens ------------------------------------------------------ */
+
+static void
+added_tokens(struct ld *l, struct pskd_hf *hf)
+{
+	struct pskd_hf_added a;
+	int64_t id;
+	int seen;
+
+	if (!pskd_jscan_array(&l->j))
+		die(l, "expected a list of added tokens");
+	while (pskd_jscan_next(&l->j)) {
+		if (!pskd_jscan_object(&l->j))
+			die(l, "expected an added token");
+		memset(&a, 0, sizeof(a));
+		id = -1;
+		seen = 0;
+		while (pskd_jscan_member(&l->j, &l->key)) {
+			if (key_is(l, "id")) {
+				id = integer(l, 0, PSKD_RANK_MAX - 1);
+			} else if (key_is(l, "content")) {
+				a.text = string(l, &a.len);
+				seen = 1;
+			} else if (key_is(l, "special")) {
+				a.special = (unsigned char)boolean(l);
+			} else if (key_is(l, "single_word")) {
+				a.single_word = (unsigned char)boolean(l);
+			} else if (key_is(l, "lstrip")) {
+				a.lstrip = (unsigned char)boolean(l);
+			} else if (key_is(l, "rstrip")) {
+				a.rstrip = (unsigned char)boolean(l);
+			} else if (key_is(l, "normalized")) {
+				a.normalized = (unsigned char)boolean(l);
+			} else if (!pskd_jscan_skip(&l->j))
+				break;
+		}
+		check(l);
+		if (id < 0 || !seen)
+			die(l, "an added token without its id or content");
+		if (a.len == 0) {
+			free(a.text);
+			continue;	/* HF ignores it */
+		}
+		a.id = (uint32_t)id;
+		hf->added = pskd_xreallocarray(hf->added, hf->nadded + 1,
+		    sizeof(*hf->added));
+		hf->added[hf->nadded++] = a;
+	}
+	check(l);
+}
+
+/* ---- the post-processor: tokens around a text -------------------------- */
+
+struct tmpl {
+	char		**before, **after;	/* special token names */
+	size_t		 nbefore, nafter;
+	char		**names;		/* special_tokens */
+	uint32_t	**ids;
+	size_t		*nids, nnames;
+};
+
+static void
+push_ids(uint32_t **v, size_t *n, const uint32_t *ids, size_t k)
+{
+	*v = pskd_xreallocarray(*v, *n + k, sizeof(**v));
+	memcpy(*v + *n, ids, k * sizeof(**v));
+	*n += k;
+}
+
+/* "single": [{"SpecialToken": {"id": NAME}}, {"Sequence": {"id": "A"}}] */
+static void
+template_single(struct ld *l, struct tmpl *t)
+{
+	char *name;
+	int seen = 0, special;
+
+	if (!pskd_jscan_array(&l->j))
+		die(l, "expected the template's pieces");
+	while (pskd_jscan_next(&l->j)) {
+		if (!pskd_jscan_object(&l->j) ||
+		    !pskd_jscan_member(&l->j, &l->key))
+			die(l, "expected a piece of the template");
+		special = key_is(l, "SpecialToken");
+		if (!special && !key_is(l, "Sequence"))
+			die(l, "expected SpecialToken or Sequence");
+		if (!pskd_jscan_object(&l->j))
+			die(l, "expected a piece of the template");
+		name = NULL;
+		while (pskd_jscan_member(&l->j, &l->key)) {
+			if (key_is(l, "id"))
+				name = string(l, NULL);
+			else if (!pskd_jscan_skip(&l->j))
+				break;
+		}
+		if (pskd_jscan_member(&l->j, &l->key))
+			die(l, "expected one of SpecialToken and Sequence");
+		check(l);
+		if (name == NULL)
+			die(l, "a piece of the template without its id");
+		if (!special) {
+			if (seen || strcmp(name, "A") != 0)
+				die(l, "a template for one text has the "
+				    "sequence A once");
+			seen = 1;
+			free(name);
+		} else if (!seen) {
+			t->before = pskd_xreallocarray(t->before,
+			    t->nbefore + 1, sizeof(*t->before));
+			t->before[t->nbefore++] = name;
+		} else {
+			t->after = pskd_xreallocarray(t->after, t->nafter + 1,
+			    sizeof(*t->after));
+			t->after[t->nafter++] = name;
+		}
+	}
+	check(l);
+}
+
+static void
+template_specials(struct ld *l, struct tmpl *t)
+{
+	size_t k;
+	int64_t id;
+
+	if (!pskd_jscan_object(&l->j))
+		die(l, "expected the template's special tokens");
+	while (pskd_jscan_member(&l->j, &l->key)) {
+		k = t->nnames++;
+		t->names = pskd_xreallocarray(t->names, t->nnames,
+		    sizeof(*t->names));
+		t->ids = pskd_xreallocarray(t->ids, t->nnames, sizeof(*t->ids));
+		t->nids = pskd_xreallocarray(t->nids, t->nnames,
+		    sizeof(*t->nids));
+		t->names[k] = pskd_xstrdup((const char *)l->key.p);
+		t->ids[k] = NULL;
+		t->nids[k] = 0;
+		if (!pskd_jscan_object(&l->j))
+			die(l, "expected a special token");
+		while (pskd_jscan_member(&l->j, &l->key)) {
+			if (!key_is(l, "ids")) {
+				if (!pskd_jscan_skip(&l->j))
+					break;
+				continue;
+			}
+			if (!pskd_jscan_array(&l->j))
+				die(l, "expected a list of ids");
+			while (pskd_jscan_next(&l->j)) {
+				id = integer(l, 0, PSKD_RANK_MAX - 1);
+				t->ids[k] = pskd_xreallocarray(t->ids[k],
+				    t->nids[k] + 1, sizeof(**t->ids));
+				t->ids[k][t->nids[k]++] = (uint32_t)id;
+			}
+		}
+		check(l);
+	}
+	check(l);
+}
+
+static void
+template_ids(struct ld *l, struct tmpl *t, char **names, size_t n,
+    uint32_t **v, size_t *nv)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < t->nnames; k++)
+			if (strcmp(t->names[k], names[i]) == 0)
+				break;
+		if (k == t->nnames)
+			die(l, "the template names a special token it does "
+			    "not define");
+		push_ids(v, nv, t->ids[k], t->nids[k]);
+	}
+}
+
+/* RobertaProcessing's and BertProcessing's ["</s>", 2]: the id. */
+static uint32_t
+name_id(struct ld *l)
+{
+	int64_t id;
+
+	if (!pskd_jscan_array(&l->j) || !pskd_jscan_next(&l->j))
+		die(l, "expected [token, id]");
+	free(string(l, NULL));
+	if (!pskd_jscan_next(&l->j))
+		die(l, "expected [token, id]");
+	id = integer(l, 0, PSKD_RANK_MAX - 1);
+	if (pskd_jscan_next(&l->j))
+		die(l, "expected [token, id]");
+	check(l);
+	return (uint32_t)id;
+}
+
+static void post_processor(struct ld *, struct pskd_hf *);
+
+static void
+post_processors(struct ld *l, struct pskd_hf *hf)
+{
+	if (!pskd_jscan_array(&l->j))
+		die(l, "expected a list of post-processors");
+	while (pskd_jscan_next(&l->j))
+		post_processor(l, hf);
+	check(l);
+}
+
+static void
+post_processor(struct ld *l, struct pskd_hf *hf)
+{
+	struct tmpl t;
+	char *type;
+	uint32_t cls = 0, sep = 0;
+	int kind;
+	size_t i;
+
+	if (pskd_jscan_null(&l->j))
+		return;
+	if (!pskd_jscan_object(&l->j))
+		die(l, "expected a post-processor");
+	memset(&t, 0, sizeof(t));
+	type = type_of(l);
+	if (strcmp(type, "TemplateProcessing") == 0)
+		kind = 1;
+	else if (strcmp(type, "RobertaProcessing") == 0 ||
+	    strcmp(type, "BertProcessing") == 0)
+		kind = 2;
+	else if (strcmp(type, "ByteLevel") == 0)
+		kind = 0;	/* offsets only */
+	else if (strcmp(type, "Sequence") == 0)
+		kind = 3;
+	else
+		unsupported(l, "the post-processor", type);
+	while (pskd_jscan_member(&l->j, &l->key)) {
+		if (kind == 1 && key_is(l, "single"))
+			template_single(l, &t);
+		else if (kind == 1 && key_is(l, "special_tokens"))
+			template_specials(l, &t);
+		else if (kind == 2 && key_is(l, "cls"))
+			cls = name_id(l);
+		else if (kind == 2 && key_is(l, "sep"))
+			sep = name_id(l);
+		else if (kind == 3 && key_is(l, "processors"))
+			post_processors(l, hf);
+		else if (!pskd_jscan_skip(&l->j))
+			break;
+	}
+	check(l);
+	if (kind == 1) {
+		template_ids(l, &t, t.before, t.nbefore, &hf->bos, &hf->nbos);
+		template_ids(l, &t, t.after, t.nafter, &hf->eos, &hf->neos);
+		for (i = 0; i < t.nbefore; i++)
+			free(t.before[i]);
+		for (i = 0; i < t.nafter; i++)
+			free(t.after[i]);
+		for (i = 0; i < t.nnames; i++) {
+			free(t.names[i]);
+			free(t.ids[i]);
+		}
+		free(t.before);
+		free(t.after);
+		free(t.names);
+		free(t.ids);
+		free(t.nids);
+	} else if (kind == 2) {
+		push_ids(&hf->bos, &hf->nbos, &cls, 1);
+		push_ids(&hf->eos, &hf->neos, &sep, 1);
+	}
+	free(type);
+}
+
+/* ---- the model --------------------------------------------------------- */
+
+/* Model options; vocab and merges only found, read later. */
+static void
+model(struct ld *l, struct pskd_hf *hf, char **unk)
+{
+	char *type = NULL;
+
+	if (!pskd_jscan_object(&l->j))
+		die(l, "expected the model");
+	l->model_seen = 1;
+	while (pskd_jscan_member(&l->j, &l->key)) {
+		if (key_is(l, "type")) {
+			type = string(l, NULL);
+			if (strcmp(type, "BPE") != 0)
+				unsupported(l, "the model", type);
+		} else if (key_is(l, "vocab")) {
+			pskd_jscan_peek(&l->j);
+			l->vocab = l->j.p;
+			if (!pskd_jscan_skip(&l->j))
+				break;
+		} else if (key_is(l, "merges")) {
+			pskd_jscan_peek(&l->j);
+			l->merges = l->j.p;
+			if (!pskd_jscan_skip(&l->j))
+				break;
+		} else if (key_is(l, "dropout")) {
+			if (!pskd_jscan_null(&l->j))
+				die(l, "dropout is not supported");
+		} else if (key_is(l, "unk_token")) {
+			if (!pskd_jscan_null(&l->j))
+				*unk = string(l, NULL);
+		} else if (key_is(l, "continuing_subword_prefix")) {
+			if (!pskd_jscan_null(&l->j))
+				hf->prefix = string(l, &hf->prefixlen);
+		} else if (key_is(l, "end_of_word_suffix")) {
+			if (!pskd_jscan_null(&l->j))
+				hf->suffix = string(l, &hf->suffixlen);
+		} else if (key_is(l, "fuse_unk")) {
+			hf->fuse_unk = boolean(l);
+		} else if (key_is(l, "byte_fallback")) {
+			hf->byte_fallback = boolean(l);
+		} else if (key_is(l, "ignore_merges")) {
+			hf->ignore_merges = boolean(l);
+		} else if (!pskd_jscan_skip(&l->j))
+			break;
+	}
+	check(l);
+	if (l->vocab == NULL || l->merges == NULL)
+		die(l, "a BPE model without its vocab or merges");
+	free(type);
+}
+
+/* s[0..n) with the ByteLevel alphabet undone into out; 0 if not in it. */
+static int
+unbyte(const unsigned char *s, size_t n, struct pskd_buf *out)
+{
+	uint32_t cp;
+	size_t i, k;
+	int b;
+
+	out->len = 0;
+	for (i = 0; i < n; i += k) {
+		if ((k = pskd_utf8_decode(s + i, n - i, &cp)) == 0 ||
+		    (b = pskd_hf_char_byte(cp)) < 0)
+			return 0;
+		pskd_buf_addc(out, (unsigned char)b);
+	}
+	return 1;
+}
+
+/* A token's text as the vocabulary keeps it (undone if byte-level). */
+static void
+as_stored(const struct pskd_hf *hf, const unsigned char *s, size_t n,
+    struct pskd_buf *out)
+{
+	if (!hf->bytelevel || !unbyte(s, n, out)) {
+		out->len = 0;
+		pskd_buf_add(out, s, n);
+	}
+}
+
+static void
+vocab(struct ld *l, struct pskd_hf *hf)
+{
+	struct pskd_buf bytes = { 0 }, tok = { 0 };
+	uint32_t *off = NULL, *len = NULL, *id = NULL;
+	size_t n = 0, cap = 0;
+	char err[256];
+
+	pskd_jscan_init(&l->j, l->vocab, (size_t)(l->j.end - l->vocab));
+	if (!pskd_jscan_object(&l->j))
+		die(l, "expected the vocab, an object");
+	while (pskd_jscan_member(&l->j, &l->key)) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			off = pskd_xreallocarray(off, cap, sizeof(*off));
+			len = pskd_xreallocarray(len, cap, sizeof(*len));
+			id = pskd_xreallocarray(id, cap, sizeof(*id));
+		}
+		id[n] = (uint32_t)integer(l, 0, PSKD_RANK_MAX - 1);
+		as_stored(hf, l->key.p, l->key.len, &tok);
+		if (tok.len == 0)
+			die(l, "an empty token");
+		off[n] = (uint32_t)bytes.len;
+		len[n++] = (uint32_t)tok.len;
+		pskd_buf_add(&bytes, tok.p, tok.len);
+	}
+	check(l);
+	if (bytes.p == NULL)
+		bytes.p = pskd_xmalloc(1);
+	if (pskd_ranks_build(&hf->vocab, bytes.p, off, len, id, n, err,
+	    sizeof(err)) == -1)
+		die(l, pskd_xstrdup(err));
+	free(off);
+	free(len);
+	free(id);
+	pskd_buf_free(&tok);
+}
+
+/* A merge's part: its id, through the vocabulary. */
+static uint32_t
+part(struct ld *l, struct pskd_hf *hf, const unsigned char *s, size_t n,
+    struct pskd_buf *tok)
+{
+	uint32_t id;
+
+	as_stored(hf, s, n, tok);
+	if ((id = pskd_ranks_find(&hf->vocab, tok->p, tok->len)) ==
+	    PSKD_RANK_NONE)
+		die(l, "a merge of a token that is not in the vocab");
+	return id;
+}
+
+static void
+merges(struct ld *l, struct pskd_hf *hf)
+{
+	struct pskd_buf a = { 0 }, tok = { 0 }, joined = { 0 };
+	const unsigned char *sp;
+	uint32_t ia, ib, nw, rank = 0;
+	size_t la, strip;
+
+	pskd_jscan_init(&l->j, l->merges, (size_t)(l->j.end - l->merges));
+	if (!pskd_jscan_array(&l->j))
+		die(l, "expected the merges, a list");
+	pskd_hf_merges_init(&hf->merges);
+	while (pskd_jscan_next(&l->j)) {
+		if (pskd_jscan_peek(&l->j) == PSKD_J_STRING) {
+			/* "a b": one space. */
+			pskd_jscan_string(&l->j, &l->s);
+			sp = memchr(l->s.p, ' ', l->s.len);
+			if (sp == NULL || memchr(sp + 1, ' ', l->s.len -
+			    (size_t)(sp - l->s.p) - 1) != NULL)
+				die(l, "a merge is \"a b\", one space");
+			la = (size_t)(sp - l->s.p);
+			a.len = 0;
+			pskd_buf_add(&a, l->s.p, la);
+			pskd_buf_add(&a, sp + 1, l->s.len - la - 1);
+		} else {
+			if (!pskd_jscan_array(&l->j) || !pskd_jscan_next(&l->j))
+				die(l, "a merge is \"a b\" or [\"a\", \"b\"]");
+			pskd_jscan_string(&l->j, &a);
+			la = a.len;
+			if (!pskd_jscan_next(&l->j) ||
+			    !pskd_jscan_string(&l->j, &l->s))
+				die(l, "a merge is \"a b\" or [\"a\", \"b\"]");
+			pskd_buf_add(&a, l->s.p, l->s.len);
+			if (pskd_jscan_next(&l->j))
+				die(l, "a merge is \"a b\" or [\"a\", \"b\"]");
+		}
+		check(l);
+		ia = part(l, hf, a.p, la, &tok);
+		ib = part(l, hf, a.p + la, a.len - la, &tok);
+		/* The new token: a and b without its prefix. */
+		strip = hf->prefixlen < a.len - la ? hf->prefixlen : a.len - la;
+		joined.len = 0;
+		pskd_buf_add(&joined, a.p, la);
+		pskd_buf_add(&joined, a.p + la + strip, a.len - la - strip);
+		as_stored(hf, joined.p, joined.len, &tok);
+		if ((nw = pskd_ranks_find(&hf->vocab, tok.p, tok.len)) ==
+		    PSKD_RANK_NONE)
+			die(l, "a merge whose result is not in the vocab");
+		pskd_hf_merges_add(&hf->merges, ia, ib, rank++, nw);
+	}
+	check(l);
+	pskd_buf_free(&a);
+	pskd_buf_free(&tok);
+	pskd_buf_free(&joined);
+}
+
+/* ---- the whole file ---------------------------------------------------- */
+
+int
+pskd_hf_sniff(const unsigned char *head, size_t n)
+{
+	size_t i = 0;
+
+	if (n >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	while (i < n && (head[i] == ' ' || head[i] == '\n' ||
+	    head[i] == '\r' || head[i] == '\t'))
+		i++;
+	return i < n && head[i] == '{';
+}
+
+/* Prefix and suffix as the vocabulary keeps its tokens. */
+static void
+affix(const struct pskd_hf *hf, char **s, size_t *n)
+{
+	struct pskd_buf b = { 0 };
+
+	if (*s == NULL || *n == 0) {
+		*n = 0;
+		return;
+	}
+	as_stored(hf, (const unsigned char *)*s, *n, &b);
+	free(*s);
+	*s = (char *)b.p;
+	*n = b.len;
+}
+
+/*
+ * The ids of the added tokens, as HF gives them when it loads a file (the
+ * file's own are not read back): a text added before keeps its id (the
+ * later entry replaces the earlier, which is dropped); a token of the
+ * model has its id; any other takes the next after the vocab's size.
+ */
+static void
+added_ids(struct pskd_hf *hf)
+{
+	struct pskd_buf tok = { 0 };
+	struct pskd_hf_added *a;
+	uint32_t next = hf->vocab.ntokens, id;
+	size_t i, j, k = 0;
+
+	for (i = 0; i < hf->nadded; i++) {
+		a = &hf->added[i];
+		for (j = 0; j < k; j++)
+			if (hf->added[j].len == a->len &&
+			    memcmp(hf->added[j].text, a->text, a->len) == 0)
+				break;
+		if (j < k) {
+			id = hf->added[j].id;
+			free(hf->added[j].text);
+			memmove(&hf->added[j], &hf->added[j + 1],
+			    (k - j - 1) * sizeof(*a));
+			k--;
+		} else {
+			as_stored(hf, (const unsigned char *)a->text, a->len,
+			    &tok);
+			if ((id = pskd_ranks_find(&hf->vocab, tok.p, tok.len)) ==
+			    PSKD_RANK_NONE)
+				id = next++;
+		}
+		hf->added[k] = *a;
+		hf->added[k++].id = id;
+	}
+	hf->nadded = k;
+	pskd_buf_free(&tok);
+}
+
+/* Words may be cut before a ▁ that follows another character. */
+static int
+metacut(const struct pskd_hf *hf)
+{
+	static const unsigned char bar[3] = { 0xe2, 0x96, 0x81 };
+	const struct pskd_ranks *r = &hf->vocab;
+	const unsigned char *t, *q;
+	uint32_t k;
+	size_t i;
+
+	if (hf->bytelevel || hf->prefixlen || hf->suffixlen ||
+	    pskd_ranks_find(r, bar, 3) == PSKD_RANK_NONE)
+		return 0;
+	for (k = 0; k < r->n; k++) {
+		t = r->bytes + r->off[k];
+		for (i = 1; i + 3 <= r->len[k]; i++) {
+			q = t + i;
+			if (memcmp(q, bar, 3) == 0 && !(i >= 3 &&
+			    memcmp(q - 3, bar, 3) == 0))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+void
+pskd_hf_load(struct pskd_hf *hf, const char *file, const unsigned char *p,
+    size_t n)
+{
+	struct ld l;
+	char *unk = NULL, name[8];
+	size_t i, bad;
+	unsigned b;
+
+	memset(hf, 0, sizeof(*hf));
+	memset(&l, 0, sizeof(l));
+	l.file = file;
+	if ((bad = pskd_utf8_check(p, n)) != n)
+		pskd_errx(PSKD_EXIT_DATA, "%s: invalid UTF-8 at byte %zu", file,
+		    bad);
+	pskd_jscan_init(&l.j, p, n);
+	if (!pskd_jscan_object(&l.j))
+		die(&l, "not a tokenizer.json: expected an object");
+	while (pskd_jscan_member(&l.j, &l.key)) {
+		if (key_is(&l, "model"))
+			model(&l, hf, &unk);
+		else if (key_is(&l, "added_tokens"))
+			added_tokens(&l, hf);
+		else if (key_is(&l, "normalizer"))
+			normalizer(&l, hf);
+		else if (key_is(&l, "pre_tokenizer"))
+			pretokenizer(&l, hf);
+		else if (key_is(&l, "post_processor"))
+			post_processor(&l, hf);
+		else if (key_is(&l, "decoder"))
+			decoder(&l, hf);
+		else if (key_is(&l, "truncation") || key_is(&l, "padding")) {
+			if (!pskd_jscan_null(&l.j))
+				die(&l, "truncation and padding are not "
+				    "supported (set them to null)");
+		} else if (!pskd_jscan_skip(&l.j))
+			break;
+	}
+	check(&l);
+	pskd_jscan_end(&l.j);
+	check(&l);
+	if (!l.model_seen)
+		die(&l, "not a tokenizer.json: no model");
+	for (i = 0; i < hf->npre; i++)
+		if (hf->pre[i].type == HF_P_BYTELEVEL)
+			hf->bytelevel = 1;
+	affix(hf, &hf->prefix, &hf->prefixlen);
+	affix(hf, &hf->suffix, &hf->suffixlen);
+	vocab(&l, hf);
+	merges(&l, hf);
+	hf->unk = PSKD_RANK_NONE;
+	if (unk != NULL && (hf->unk = pskd_ranks_find(&hf->vocab, unk,
+	    strlen(unk))) == PSKD_RANK_NONE)
+		pskd_errx(PSKD_EXIT_DATA, "%s: unk_token %s is not in the vocab",
+		    file, unk);
+	free(unk);
+	for (b = 0; b < 256; b++) {
+		snprintf(name, sizeof(name), "<0x%02X>", b);
+		hf->fallback[b] = hf->byte_fallback ?
+		    pskd_ranks_find(&hf->vocab, name, 6) : PSKD_RANK_NONE;
+	}
+	added_ids(hf);
+	hf->nvocab = hf->vocab.n;
+	for (i = 0; i < hf->nadded; i++) {
+		if (hf->added[i].id >= hf->nvocab)
+			hf->nvocab = (uint64_t)hf->added[i].id + 1;
+		if (hf->added[i].normalized)
+			hf->anynormalized = 1;
+	}
+	hf->metacut = metacut(hf);
+	pskd_buf_free(&l.s);
+	pskd_buf_free(&l.key);
+}
+
+/* ---- the ByteLevel alphabet -------------------------------------------- */
+
+/*
+ * GPT-2's: the printable bytes ! to ~, ¡ to ¬ and ® to ÿ stand for
+ * themselves; the other 68, in order, for U+0100 onwards.
+ */
+static int
+printable(unsigned b)
+{
+	return (b >= '!' && b <= '~') || (b >= 0xa1 && b <= 0xac) ||
+	    (b >= 0xae && b <= 0xff);
+}
+
+uint32_t
+pskd_hf_byte_char(unsigned b)
+{
+	unsigned i, k = 0;
+
+	if (printable(b))
+		return b;
+	for (i = 0; i < b; i++)
+		if (!printable(i))
+			k++;
+	return 0x100 + k;
+}
+
+int
+pskd_hf_char_byte(uint32_t cp)
+{
+	static int16_t back[0x144];
+	static int ready;
+	unsigned b;
+
+	if (!ready) {
+		for (b = 0; b < 0x144; b++)
+			back[b] = -1;
+		for (b = 0; b < 256; b++)
+			back[pskd_hf_byte_char(b)] = (int16_t)b;
+		ready = 1;
+	}
+	return cp < 0x144 ? back[cp] : -1;
+}
