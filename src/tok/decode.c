@@ -30,12 +30,13 @@ mark_specials(void)
 	size_t i;
 
 	for (i = 0; i < voc.nspecial; i++)
-		if (voc.special[i].id >= nspecialbits)
+		if (!voc.special[i].inner && voc.special[i].id >= nspecialbits)
 			nspecialbits = (uint64_t)voc.special[i].id + 1;
 	isspecial = pskd_xcalloc((size_t)(nspecialbits + 7) / 8, 1);
 	for (i = 0; i < voc.nspecial; i++)
-		isspecial[voc.special[i].id >> 3] |=
-		    (unsigned char)(1u << (voc.special[i].id & 7));
+		if (!voc.special[i].inner)
+			isspecial[voc.special[i].id >> 3] |=
+			    (unsigned char)(1u << (voc.special[i].id & 7));
 }
 
 static inline int
@@ -60,7 +61,13 @@ run(const uint32_t *ids, size_t n, uint64_t k, unsigned step, int flags)
 static void
 special_text(uint32_t id)
 {
-	const struct pskd_vocab_special *sp = pskd_vocab_special_id(&voc, id);
+	const struct pskd_vocab_special *sp;
+	size_t i;
+
+	/* The special one (an inner one may share its id). */
+	for (i = 0, sp = NULL; i < voc.nspecial; i++)
+		if (voc.special[i].id == id && !voc.special[i].inner)
+			sp = &voc.special[i];
 
 	pskd_buf_add(&text, sp->text, sp->len);
 }

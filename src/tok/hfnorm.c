@@ -1,7 +1,8 @@
 /*
  * hfnorm.c - the normalizers of tokenizer.json, in the order given: NFC,
- * NFD, NFKC, NFKD (utf8proc), Lowercase (Rust's str::to_lowercase: full
- * mappings and the final sigma), Strip (White_Space at either end),
+ * NFD, NFKC, NFKD (utf8proc), Lowercase (Rust's char::to_lowercase, a
+ * character at a time: İ becomes i and a dot, Σ always σ), Strip
+ * (White_Space at either end),
  * Prepend (before a text that is not empty), Replace (a string or a
  * regular expression, every match left to right).
  */
@@ -57,58 +58,6 @@ normal_form(const unsigned char *s, size_t n, int opts, struct pskd_buf *out)
 	}
 }
 
-/* Cased and case-ignorable, for the final sigma (approximately Rust's). */
-static int
-cased(uint32_t cp)
-{
-	utf8proc_category_t c = utf8proc_category((utf8proc_int32_t)cp);
-
-	return c == UTF8PROC_CATEGORY_LU || c == UTF8PROC_CATEGORY_LL ||
-	    c == UTF8PROC_CATEGORY_LT;
-}
-
-static int
-ignorable(uint32_t cp)
-{
-	utf8proc_category_t c = utf8proc_category((utf8proc_int32_t)cp);
-
-	return c == UTF8PROC_CATEGORY_MN || c == UTF8PROC_CATEGORY_ME ||
-	    c == UTF8PROC_CATEGORY_CF || c == UTF8PROC_CATEGORY_LM ||
-	    c == UTF8PROC_CATEGORY_SK || cp == '\'' || cp == '.' ||
-	    cp == ':' || cp == 0xb7 || cp == 0x2019;
-}
-
-/* Σ at s[i]: final (ς) when a cased letter is before and none after. */
-static int
-final_sigma(const unsigned char *s, size_t n, size_t i)
-{
-	size_t j, k;
-	uint32_t cp;
-	int before = 0;
-
-	for (j = i; j > 0; ) {
-		for (k = j - 1; k > 0 && (s[k] & 0xc0) == 0x80; k--)
-			;
-		if (pskd_utf8_decode(s + k, j - k, &cp) == 0)
-			break;
-		j = k;
-		if (ignorable(cp))
-			continue;
-		before = cased(cp);
-		break;
-	}
-	if (!before)
-		return 0;
-	for (j = i + 2; j < n; j += k) {
-		if ((k = pskd_utf8_decode(s + j, n - j, &cp)) == 0)
-			return 1;
-		if (ignorable(cp))
-			continue;
-		return !cased(cp);
-	}
-	return 1;
-}
-
 static void
 lowercase(const unsigned char *s, size_t n, struct pskd_buf *out)
 {
@@ -132,10 +81,7 @@ lowercase(const unsigned char *s, size_t n, struct pskd_buf *out)
 			pskd_buf_add(out, "i\xcc\x87", 3);
 			continue;
 		}
-		if (cp == 0x3a3 && final_sigma(s, n, i))
-			cp = 0x3c2;
-		else
-			cp = (uint32_t)utf8proc_tolower((utf8proc_int32_t)cp);
+		cp = (uint32_t)utf8proc_tolower((utf8proc_int32_t)cp);
 		pskd_buf_add(out, u, pskd_utf8_encode(cp, u));
 	}
 }

@@ -4,11 +4,12 @@
  *
  * HF tokenizers runs its patterns with Oniguruma, whose Unicode tables
  * (16.0 in the npm module) are newer than Debian's PCRE2 (10.42: 14.0), and
- * whose \s is White_Space where PCRE2's also takes U+180E.  A pattern is
- * therefore rewritten before PCRE2 compiles it: \s and \S outside a
- * bracket, \s inside one, \p{L}, \p{N} and o200k's two letter classes
- * become explicit lists of ranges from build/gen/ucd.h, the tables of the
- * hand-written pre-tokenizers.  Those (pretok.c) cut a text for the
+ * whose \s is White_Space where PCRE2's also takes U+180E, and whose \w
+ * also takes marks.  A pattern is therefore rewritten before PCRE2
+ * compiles it: \s, \S, \w and \W outside a bracket, \s and \w inside
+ * one, become White_Space and Oniguruma's word class; \p{L}, \p{N} and
+ * o200k's two letter classes get the code points of build/gen/ucd.h (the
+ * tables of the hand-written pre-tokenizers) that PCRE2's lack.  Those (pretok.c) cut a text for the
  * patterns they know, which tests/t/tok-hf-split checks against PCRE2.
  *
  * A pre-tokenizer maps each piece of the text to pieces, splitting it at
@@ -40,35 +41,49 @@ struct pskd_hf_regex {
 #define WHITE_SPACE "\\t-\\r\\x{20}\\x{85}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}" \
 	"\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}"
 
-/* The code points of a class of pretok.h as bracket contents (cached). */
+/*
+ * A class of pretok.h as bracket contents: PCRE2's own, and what the newer
+ * table adds to it (cached).
+ */
 static const char *
 ranges(unsigned bit)
 {
 	static char *cache[32];
-	struct pskd_buf b = { 0 };
-	char r[40];
-	uint32_t cp, first = 0;
-	int in = 0, is;
+	const char *own = bit == PSKD_CLASS_L ? "\\p{L}" :
+	    bit == PSKD_CLASS_N ? "\\p{N}" :
+	    bit == PSKD_CLASS_U ? "\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}" :
+	    "\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}";
+	const char *extra = pskd_pretok_pcre2_add(bit);
 	unsigned k = (unsigned)__builtin_ctz(bit);
+	size_t n;
 
-	if (cache[k] != NULL)
-		return cache[k];
-	for (cp = 0; cp <= 0x110000; cp++) {
-		is = cp < 0x110000 && (pskd_pretok_class(cp) & bit);
-		if (is && !in)
-			first = cp;
-		if (!is && in) {
-			if (first == cp - 1)
-				snprintf(r, sizeof(r), "\\x{%x}", first);
-			else
-				snprintf(r, sizeof(r), "\\x{%x}-\\x{%x}", first,
-				    cp - 1);
-			pskd_buf_add(&b, r, strlen(r));
-		}
-		in = is;
+	if (cache[k] == NULL) {
+		n = strlen(own) + strlen(extra) + 1;
+		cache[k] = pskd_xmalloc(n);
+		snprintf(cache[k], n, "%s%s", own, extra);
 	}
-	pskd_buf_addc(&b, '\0');
-	return cache[k] = (char *)b.p;
+	return cache[k];
+}
+
+/*
+ * Oniguruma's \w: Letter, Mark, Number, Connector_Punctuation (PCRE2's
+ * takes only letters, numbers and _), with the newer table's additions.
+ */
+static const char *
+word_class(void)
+{
+	static char *w;
+	const char *a = pskd_pretok_pcre2_add(PSKD_CLASS_U),
+	    *b = pskd_pretok_pcre2_add(PSKD_CLASS_W),
+	    *c = pskd_pretok_pcre2_add(PSKD_CLASS_N);
+	size_t n;
+
+	if (w == NULL) {
+		n = strlen(a) + strlen(b) + strlen(c) + 40;
+		w = pskd_xmalloc(n);
+		snprintf(w, n, "\\p{L}\\p{M}\\p{N}\\p{Pc}%s%s%s", a, b, c);
+	}
+	return w;
 }
 
 static void
@@ -177,6 +192,11 @@ rewrite(const char *p, size_t n)
 		} else if (k == 2 && (p[i + 1] == 's' ||
 		    (p[i + 1] == 'S' && !inclass))) {
 			add_class(&b, WHITE_SPACE, inclass, neg);
+			i += k;
+			continue;
+		} else if (k == 2 && (p[i + 1] == 'w' ||
+		    (p[i + 1] == 'W' && !inclass))) {
+			add_class(&b, word_class(), inclass, p[i + 1] == 'W');
 			i += k;
 			continue;
 		} else if ((k == 5 || k == 3) && (!neg || !inclass) &&

@@ -509,6 +509,18 @@ pskd_pretok_class(uint32_t cp)
 	return ucd_stage2[ucd_stage1[cp >> 7] * UCD_BLOCK + (cp & 127)];
 }
 
+const char *
+pskd_pretok_pcre2_add(unsigned bit)
+{
+	switch (bit) {
+	case PSKD_CLASS_L: return UCD_PCRE2_ADD_L;
+	case PSKD_CLASS_N: return UCD_PCRE2_ADD_N;
+	case PSKD_CLASS_U: return UCD_PCRE2_ADD_U;
+	case PSKD_CLASS_W: return UCD_PCRE2_ADD_W;
+	default: return "";
+	}
+}
+
 size_t
 pskd_pretok_next(int pattern, const unsigned char *text, size_t len,
     size_t pos)

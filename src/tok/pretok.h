@@ -31,6 +31,12 @@ const char *pskd_pretok_name(int pattern);
 #define PSKD_CLASS_S	16
 unsigned pskd_pretok_class(uint32_t cp);
 /*
+ * The code points of class bit (L, N, U or W) that PCRE2's own classes
+ * (\p{L}, \p{N}, [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}], [\p{Ll}\p{Lm}\p{Lo}\p{M}])
+ * lack, as bracket contents: PCRE2's class and these are the table's.
+ */
+const char *pskd_pretok_pcre2_add(unsigned bit);
+/*
  * The end of the piece that starts at text[pos] (pos < len) under the
  * pattern; text[0..len) is valid UTF-8.  Always > pos.
  */

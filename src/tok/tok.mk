@@ -20,7 +20,7 @@ $(O)/tok/vocab.o: build/gen/datadir.h
 
 build/gen/ucd.h: src/gen/ucd.c
 	@mkdir -p build/gen
-	$(CC) -O2 -o build/gen/ucd src/gen/ucd.c -lutf8proc
+	$(CC) -O2 -o build/gen/ucd src/gen/ucd.c -lutf8proc -lpcre2-8
 	build/gen/ucd > build/gen/ucd.h.tmp
 	mv build/gen/ucd.h.tmp build/gen/ucd.h
 

@@ -12,7 +12,7 @@
 static void
 char_load(struct pskd_vocab *v, const char *path, const char *encoding)
 {
-	static struct pskd_vocab_special eot = { "<|endoftext|>", 13, 0 };
+	static struct pskd_vocab_special eot = { "<|endoftext|>", 13, 0, 0 };
 	struct pskd_charvocab *cv;
 	struct pskd_buf b = { 0 };
 	char err[256];

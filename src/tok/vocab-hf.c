@@ -134,6 +134,7 @@ hf_load(struct pskd_vocab *v, const char *path, const char *encoding)
 		v->special[i].text = hf->added[i].text;
 		v->special[i].len = hf->added[i].len;
 		v->special[i].id = hf->added[i].id;
+		v->special[i].inner = !hf->added[i].special;
 	}
 	v->nspecial = hf->nadded;
 	v->template = 1;
@@ -549,6 +550,34 @@ replace_all(struct hf_vocab *h, int k, const unsigned char *s, size_t n,
 	tok_grow(h, k, s + pos, n - pos);
 }
 
+/* The added token with this id, or NULL. */
+static const struct pskd_hf_added *
+added_id(const struct pskd_hf *hf, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < hf->nadded; i++)
+		if (hf->added[i].id == id)
+			return &hf->added[i];
+	return NULL;
+}
+
+/* A byte-level vocabulary's token as the alphabet writes it. */
+static void
+alphabet(struct hf_vocab *h, int k, const unsigned char *s, size_t n)
+{
+	unsigned char u[4];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		tok_grow(h, k, u, pskd_utf8_encode(pskd_hf_byte_char(s[i]), u));
+}
+
+/*
+ * HF's decode of a run of ids: each id's token (an added token's text
+ * first), then the decoders one after another over the list of tokens;
+ * no decoder joins the tokens with spaces.
+ */
 static int
 hf_decode(struct pskd_vocab *v, const uint32_t *ids, size_t n, int flags,
     struct pskd_buf *out, size_t *bad)
@@ -556,20 +585,55 @@ hf_decode(struct pskd_vocab *v, const uint32_t *ids, size_t n, int flags,
 	struct hf_vocab *h = v->impl;
 	const struct pskd_hf *hf = &h->hf;
 	const struct pskd_hf_dec *d;
+	const struct pskd_hf_added *ad;
 	const struct pskd_ranks *r = &hf->vocab;
 	const unsigned char *s;
 	size_t i, j, len, a, b, x, c;
-	int in = 0, o = 1, fused = 0, byte, raw = hf->bytelevel;
+	int in = 0, o = 1, fused = 0, byte, fast;
 	uint32_t cp;
 
+	/* Llama 3's and Qwen's: the bytes of the tokens, as they are. */
+	fast = hf->bytelevel && hf->ndec == 1 &&
+	    hf->dec[0].type == HF_D_BYTELEVEL;
 	ntok[0] = 0;
 	tok_reset(h, 0);
+	if (fast)
+		tok_add(h, 0, "", 0);
 	for (i = 0; i < n; i++) {
+		if (hf->nadded > 0 && (ad = added_id(hf, ids[i])) != NULL) {
+			if (fast)
+				byte_level(h, 0, (const unsigned char *)ad->text,
+				    ad->len);
+			else
+				tok_add(h, 0, ad->text, ad->len);
+			continue;
+		}
 		if (ids[i] >= r->n || r->len[ids[i]] == 0) {
 			*bad = i;
 			return -1;
 		}
-		tok_add(h, 0, r->bytes + r->off[ids[i]], r->len[ids[i]]);
+		s = r->bytes + r->off[ids[i]];
+		len = r->len[ids[i]];
+		if (fast) {
+			tok_grow(h, 0, s, len);
+		} else if (hf->bytelevel) {
+			tok_add(h, 0, "", 0);
+			alphabet(h, 0, s, len);
+		} else
+			tok_add(h, 0, s, len);
+	}
+	if (fast) {
+		pskd_buf_add(out, h->dbuf[0].p, h->dbuf[0].len);
+		return 0;
+	}
+	if (hf->ndec == 0) {
+		for (i = 0; i < ntok[0]; i++) {
+			if (i > 0 || !(flags & PSKD_DEC_FIRST))
+				pskd_buf_addc(out, ' ');
+			pskd_buf_add(out, h->dbuf[0].p + h->dtok[0][2 * i],
+			    h->dtok[0][2 * i + 1]);
+		}
+		return 0;
 	}
 	for (j = 0; j < hf->ndec; j++) {
 		d = &hf->dec[j];
@@ -582,10 +646,7 @@ hf_decode(struct pskd_vocab *v, const uint32_t *ids, size_t n, int flags,
 			case HF_D_BYTELEVEL:
 				if (i == 0)
 					tok_add(h, o, "", 0);
-				if (raw)
-					tok_grow(h, o, s, len);
-				else
-					byte_level(h, o, s, len);
+				byte_level(h, o, s, len);
 				break;
 			case HF_D_FUSE:
 				if (i == 0)
@@ -642,27 +703,10 @@ hf_decode(struct pskd_vocab *v, const uint32_t *ids, size_t n, int flags,
 				break;
 			}
 		}
-		if (d->type == HF_D_BYTELEVEL)
-			raw = 0, fused = 1;
-		if (d->type == HF_D_FUSE)
+		if (d->type == HF_D_BYTELEVEL || d->type == HF_D_FUSE)
 			fused = 1;
 		in = o;
 		o ^= 1;
-	}
-	if (raw) {
-		/* No ByteLevel decoder: the alphabet as text again. */
-		for (i = 0; i < ntok[in]; i++) {
-			s = h->dbuf[in].p + h->dtok[in][2 * i];
-			len = h->dtok[in][2 * i + 1];
-			for (a = 0; a < len; a++) {
-				unsigned char u[4];
-
-				pskd_buf_add(out, u,
-				    pskd_utf8_encode(pskd_hf_byte_char(s[a]),
-				    u));
-			}
-		}
-		return 0;
 	}
 	pskd_buf_add(out, h->dbuf[in].p, h->dbuf[in].len);
 	return 0;

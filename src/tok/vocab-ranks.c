@@ -26,16 +26,16 @@ static const struct encoding {
 	struct pskd_vocab_special special[5];
 } encodings[] = {
 	{ "r50k_base", PSKD_PAT_R50K, 50256, 50257,
-	    { { "<|endoftext|>", 13, 50256 } } },
+	    { { "<|endoftext|>", 13, 50256, 0 } } },
 	{ "p50k_base", PSKD_PAT_R50K, 50280, 50281,
-	    { { "<|endoftext|>", 13, 50256 } } },
+	    { { "<|endoftext|>", 13, 50256, 0 } } },
 	{ "cl100k_base", PSKD_PAT_CL100K, 100256, 100277,
-	    { { "<|endoftext|>", 13, 100257 }, { "<|fim_prefix|>", 14, 100258 },
-	    { "<|fim_middle|>", 14, 100259 }, { "<|fim_suffix|>", 14, 100260 },
-	    { "<|endofprompt|>", 15, 100276 } } },
+	    { { "<|endoftext|>", 13, 100257, 0 }, { "<|fim_prefix|>", 14, 100258, 0 },
+	    { "<|fim_middle|>", 14, 100259, 0 }, { "<|fim_suffix|>", 14, 100260, 0 },
+	    { "<|endofprompt|>", 15, 100276, 0 } } },
 	{ "o200k_base", PSKD_PAT_O200K, 199998, 200019,
-	    { { "<|endoftext|>", 13, 199999 },
-	    { "<|endofprompt|>", 15, 200018 } } },
+	    { { "<|endoftext|>", 13, 199999, 0 },
+	    { "<|endofprompt|>", 15, 200018, 0 } } },
 };
 #define NENC	(sizeof(encodings) / sizeof(encodings[0]))
 

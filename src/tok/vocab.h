@@ -22,11 +22,17 @@
 #define PSKD_DEC_FIRST	1	/* ids[0] starts a text */
 #define PSKD_DEC_LAST	2	/* ids[n - 1] ends it */
 
-/* A special (or added) token: its text and id. */
+/*
+ * A special (or added) token: its text and id.  Decoding writes a special
+ * token as its text between the texts the kind decodes; an inner one (a
+ * tokenizer.json's added token that is not special) the kind decodes with
+ * the tokens around it.
+ */
 struct pskd_vocab_special {
 	const char	*text;
 	size_t		 len;
 	uint32_t	 id;
+	int		 inner;
 };
 
 struct pskd_vocab;
