@@ -109,7 +109,7 @@ struct pskd_hf_added {
 
 /* The merges: (left, right) -> (rank, new id), open addressing. */
 struct pskd_hf_mslot {
-	uint64_t	 key;		/* left << 32 | right; ~0: empty */
+	uint64_t	 key;		/* (left << 32 | right) + 1; 0: empty */
 	uint32_t	 rank;
 	uint32_t	 id;
 };
@@ -149,12 +149,16 @@ struct pskd_hf {
 };
 
 /*
- * Load a tokenizer.json from p[0..n) (file name for messages).  Exits
- * with "FILE:LINE: message" (status 1) when it is malformed or asks for
- * what is not supported.
+ * Load a tokenizer.json from p[0..n) (file name for messages; mapped: p is
+ * a read-only mapping of the file, whose pages are given back as they are
+ * read, so they do not all stay in memory beside the tables).  Exits with
+ * "FILE:LINE: message" (status 1) when it is malformed or asks for what is
+ * not supported.
  */
 void	pskd_hf_load(struct pskd_hf *hf, const char *file,
-	    const unsigned char *p, size_t n);
+	    const unsigned char *p, size_t n, int mapped);
+/* The regular expression of a pattern (PSKD_PAT_*), as a Split's. */
+const char *pskd_hf_pattern_text(int fast);
 /* The fast path (PSKD_PAT_*) that cuts as Split's regex p[0..n), or -1. */
 int	pskd_hf_fast_pattern(const char *p, size_t n);
 /* 1 when head[0..n), a file's first bytes, looks like a tokenizer.json. */
@@ -169,7 +173,7 @@ static inline uint32_t
 pskd_hf_merge(const struct pskd_hf_merges *m, uint32_t a, uint32_t b,
     uint32_t *id)
 {
-	uint64_t k = (uint64_t)a << 32 | b, h;
+	uint64_t k = ((uint64_t)a << 32 | b) + 1, h;
 	size_t i;
 
 	h = (k ^ k >> 29) * 0xbf58476d1ce4e5b9ULL;
@@ -178,12 +182,15 @@ pskd_hf_merge(const struct pskd_hf_merges *m, uint32_t a, uint32_t b,
 			*id = m->slot[i].id;
 			return m->slot[i].rank;
 		}
-		if (m->slot[i].key == UINT64_MAX)
+		if (m->slot[i].key == 0)
 			return PSKD_RANK_NONE;
 	}
 }
-/* An empty table; it grows as merges are added (3/4 full at most). */
-void	pskd_hf_merges_init(struct pskd_hf_merges *m);
+/*
+ * An empty table for about n merges; it grows as merges are added (3/4
+ * full at most).
+ */
+void	pskd_hf_merges_init(struct pskd_hf_merges *m, size_t n);
 /* Add a merge; a pair given again takes the later rank (as HF does). */
 void	pskd_hf_merges_add(struct pskd_hf_merges *m, uint32_t a, uint32_t b,
 	    uint32_t rank, uint32_t id);

@@ -25,16 +25,19 @@
 static void
 merges_alloc(struct pskd_hf_merges *m, size_t size)
 {
-	m->slot = pskd_xreallocarray(NULL, size, sizeof(*m->slot));
-	memset(m->slot, 0xff, size * sizeof(*m->slot));
+	m->slot = pskd_xcalloc(size, sizeof(*m->slot));
 	m->mask = size - 1;
 	m->n = 0;
 }
 
 void
-pskd_hf_merges_init(struct pskd_hf_merges *m)
+pskd_hf_merges_init(struct pskd_hf_merges *m, size_t n)
 {
-	merges_alloc(m, 1024);
+	size_t size;
+
+	for (size = 1024; size * 3 < n * 4; size *= 2)
+		;
+	merges_alloc(m, size);
 }
 
 static void
@@ -45,9 +48,9 @@ merges_put(struct pskd_hf_merges *m, uint64_t k, uint32_t rank, uint32_t id)
 
 	h = (k ^ k >> 29) * 0xbf58476d1ce4e5b9ULL;
 	for (i = (size_t)(h >> 32) & m->mask;; i = (i + 1) & m->mask)
-		if (m->slot[i].key == k || m->slot[i].key == UINT64_MAX)
+		if (m->slot[i].key == k || m->slot[i].key == 0)
 			break;
-	if (m->slot[i].key == UINT64_MAX)
+	if (m->slot[i].key == 0)
 		m->n++;
 	m->slot[i].key = k;
 	m->slot[i].rank = rank;
@@ -65,12 +68,12 @@ pskd_hf_merges_add(struct pskd_hf_merges *m, uint32_t a, uint32_t b,
 		old = *m;
 		merges_alloc(m, (old.mask + 1) * 2);
 		for (i = 0; i <= old.mask; i++)
-			if (old.slot[i].key != UINT64_MAX)
+			if (old.slot[i].key != 0)
 				merges_put(m, old.slot[i].key,
 				    old.slot[i].rank, old.slot[i].id);
 		free(old.slot);
 	}
-	merges_put(m, (uint64_t)a << 32 | b, rank, id);
+	merges_put(m, ((uint64_t)a << 32 | b) + 1, rank, id);
 }
 
 void

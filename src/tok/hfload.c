@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "pskd.h"
 #include "hf.h"
@@ -27,7 +29,29 @@ struct ld {
 	struct pskd_buf	 s, key;
 	const unsigned char *vocab, *merges;	/* where they start */
 	int		 model_seen;
+	int		 mapped;		/* the file is mapped */
+	const unsigned char *start;		/* of the mapping */
 };
+
+/*
+ * The pages of a mapped file before the walk's place, given back: they are
+ * clean, read again if needed, and need not stay beside the tables.
+ */
+static void
+release(struct ld *l)
+{
+	static size_t page;
+	uintptr_t a, b;
+
+	if (!l->mapped)
+		return;
+	if (page == 0)
+		page = (size_t)sysconf(_SC_PAGESIZE);
+	a = (uintptr_t)l->start;
+	b = (uintptr_t)l->j.p & ~(uintptr_t)(page - 1);
+	if (b > a + (1u << 20))
+		(void)madvise((void *)a, b - a, MADV_DONTNEED);
+}
 
 static _Noreturn void
 die(struct ld *l, const char *why)
@@ -270,6 +294,18 @@ static const struct {
 	    "\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|"
 	    "\\s+(?!\\S)|\\s+", PSKD_PAT_O200K },
 };
+
+const char *
+pskd_hf_pattern_text(int fast)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(fast_patterns) / sizeof(fast_patterns[0]);
+	    i++)
+		if (fast_patterns[i].fast == fast)
+			return fast_patterns[i].pattern;
+	return NULL;
+}
 
 int
 pskd_hf_fast_pattern(const char *p, size_t n)
@@ -788,11 +824,13 @@ model(struct ld *l, struct pskd_hf *hf, char **unk)
 			l->vocab = l->j.p;
 			if (!pskd_jscan_skip(&l->j))
 				break;
+			release(l);
 		} else if (key_is(l, "merges")) {
 			pskd_jscan_peek(&l->j);
 			l->merges = l->j.p;
 			if (!pskd_jscan_skip(&l->j))
 				break;
+			release(l);
 		} else if (key_is(l, "dropout")) {
 			if (!pskd_jscan_null(&l->j))
 				die(l, "dropout is not supported");
@@ -874,6 +912,8 @@ vocab(struct ld *l, struct pskd_hf *hf)
 		off[n] = (uint32_t)bytes.len;
 		len[n++] = (uint32_t)tok.len;
 		pskd_buf_add(&bytes, tok.p, tok.len);
+		if ((n & 16383) == 0)
+			release(l);
 	}
 	check(l);
 	if (bytes.p == NULL)
@@ -887,32 +927,102 @@ vocab(struct ld *l, struct pskd_hf *hf)
 	pskd_buf_free(&tok);
 }
 
-/* A merge's part: its id, through the vocabulary. */
-static uint32_t
-part(struct ld *l, struct pskd_hf *hf, const unsigned char *s, size_t n,
-    struct pskd_buf *tok)
+/*
+ * The elements of the array at p (a quick count, to size the merges' table
+ * once): commas at its top level, outside strings, plus one.
+ */
+static size_t
+count_elements(const unsigned char *p, const unsigned char *end)
 {
-	uint32_t id;
+	size_t n = 0;
+	int depth = 0, any = 0;
 
+	for (; p < end; p++) {
+		switch (*p) {
+		case '"':
+			for (p++; p < end && *p != '"'; p++)
+				if (*p == '\\')
+					p++;
+			any = 1;
+			break;
+		case '[': case '{':
+			if (depth++ > 0)
+				any = 1;
+			break;
+		case ']': case '}':
+			if (--depth == 0)
+				return n + any;
+			break;
+		case ',':
+			n += depth == 1;
+			break;
+		case ' ': case '\n': case '\r': case '\t':
+			break;
+		default:
+			any = 1;
+		}
+	}
+	return n + any;
+}
+
+/* A merge read but not yet looked up: its three tokens in the arena. */
+#define BATCH	64
+
+struct pend {
+	size_t		 off[3], len[3];	/* a, b, a and b joined */
+	uint64_t	 k0[3], h[3];
+	uint32_t	 k1[3];
+};
+
+/* Look up a batch of merges (their slots prefetched) and add them. */
+static void
+resolve(struct ld *l, struct pskd_hf *hf, struct pend *q, size_t nq,
+    const struct pskd_buf *arena, uint32_t *rank)
+{
+	uint32_t id[3];
+	size_t i, k;
+
+	for (i = 0; i < nq; i++) {
+		for (k = 0; k < 3; k++) {
+			id[k] = pskd_ranks_find_keyed(&hf->vocab,
+			    arena->p + q[i].off[k], q[i].len[k], q[i].k0[k],
+			    q[i].k1[k], q[i].h[k]);
+			if (id[k] == PSKD_RANK_NONE)
+				die(l, k < 2 ? "a merge of a token that is not "
+				    "in the vocab" : "a merge whose result is "
+				    "not in the vocab");
+		}
+		pskd_hf_merges_add(&hf->merges, id[0], id[1], (*rank)++, id[2]);
+	}
+}
+
+/* A token of a merge into the arena, its slot prefetched. */
+static void
+queue(struct pskd_hf *hf, struct pend *q, int k, const unsigned char *s,
+    size_t n, struct pskd_buf *arena, struct pskd_buf *tok)
+{
 	as_stored(hf, s, n, tok);
-	if ((id = pskd_ranks_find(&hf->vocab, tok->p, tok->len)) ==
-	    PSKD_RANK_NONE)
-		die(l, "a merge of a token that is not in the vocab");
-	return id;
+	q->off[k] = arena->len;
+	q->len[k] = tok->len;
+	pskd_buf_add(arena, tok->p, tok->len);
+	q->h[k] = pskd_ranks_keyof(tok->p, tok->len, &q->k0[k], &q->k1[k]);
+	__builtin_prefetch(&hf->vocab.slot[q->h[k] & hf->vocab.mask]);
 }
 
 static void
 merges(struct ld *l, struct pskd_hf *hf)
 {
-	struct pskd_buf a = { 0 }, tok = { 0 }, joined = { 0 };
+	struct pskd_buf a = { 0 }, tok = { 0 }, joined = { 0 }, arena = { 0 };
+	struct pend q[BATCH];
 	const unsigned char *sp;
-	uint32_t ia, ib, nw, rank = 0;
-	size_t la, strip;
+	uint32_t rank = 0;
+	size_t la, strip, nq = 0;
 
 	pskd_jscan_init(&l->j, l->merges, (size_t)(l->j.end - l->merges));
 	if (!pskd_jscan_array(&l->j))
 		die(l, "expected the merges, a list");
-	pskd_hf_merges_init(&hf->merges);
+	pskd_hf_merges_init(&hf->merges, count_elements(l->merges,
+	    l->j.end));
 	while (pskd_jscan_next(&l->j)) {
 		if (pskd_jscan_peek(&l->j) == PSKD_J_STRING) {
 			/* "a b": one space. */
@@ -938,23 +1048,28 @@ merges(struct ld *l, struct pskd_hf *hf)
 				die(l, "a merge is \"a b\" or [\"a\", \"b\"]");
 		}
 		check(l);
-		ia = part(l, hf, a.p, la, &tok);
-		ib = part(l, hf, a.p + la, a.len - la, &tok);
-		/* The new token: a and b without its prefix. */
+		/* a, b, and the new token: a and b without its prefix. */
 		strip = hf->prefixlen < a.len - la ? hf->prefixlen : a.len - la;
 		joined.len = 0;
 		pskd_buf_add(&joined, a.p, la);
 		pskd_buf_add(&joined, a.p + la + strip, a.len - la - strip);
-		as_stored(hf, joined.p, joined.len, &tok);
-		if ((nw = pskd_ranks_find(&hf->vocab, tok.p, tok.len)) ==
-		    PSKD_RANK_NONE)
-			die(l, "a merge whose result is not in the vocab");
-		pskd_hf_merges_add(&hf->merges, ia, ib, rank++, nw);
+		queue(hf, &q[nq], 0, a.p, la, &arena, &tok);
+		queue(hf, &q[nq], 1, a.p + la, a.len - la, &arena, &tok);
+		queue(hf, &q[nq], 2, joined.p, joined.len, &arena, &tok);
+		if (++nq == BATCH) {
+			resolve(l, hf, q, nq, &arena, &rank);
+			nq = 0;
+			arena.len = 0;
+			if ((rank & 16383) == 0)
+				release(l);
+		}
 	}
 	check(l);
+	resolve(l, hf, q, nq, &arena, &rank);
 	pskd_buf_free(&a);
 	pskd_buf_free(&tok);
 	pskd_buf_free(&joined);
+	pskd_buf_free(&arena);
 }
 
 /* ---- the whole file ---------------------------------------------------- */
@@ -1055,7 +1170,7 @@ metacut(const struct pskd_hf *hf)
 
 void
 pskd_hf_load(struct pskd_hf *hf, const char *file, const unsigned char *p,
-    size_t n)
+    size_t n, int mapped)
 {
 	struct ld l;
 	char *unk = NULL, name[8];
@@ -1065,6 +1180,8 @@ pskd_hf_load(struct pskd_hf *hf, const char *file, const unsigned char *p,
 	memset(hf, 0, sizeof(*hf));
 	memset(&l, 0, sizeof(l));
 	l.file = file;
+	l.mapped = mapped;
+	l.start = p;
 	if ((bad = pskd_utf8_check(p, n)) != n)
 		pskd_errx(PSKD_EXIT_DATA, "%s: invalid UTF-8 at byte %zu", file,
 		    bad);

@@ -111,6 +111,21 @@ key_of(const unsigned char *p, size_t n, uint64_t *k0, uint32_t *k1)
 	return pskd_ranks_keyhash(*k0, *k1);
 }
 
+uint64_t
+pskd_ranks_keyof(const void *p, size_t n, uint64_t *k0, uint32_t *k1)
+{
+	return key_of(p, n, k0, k1);
+}
+
+uint32_t
+pskd_ranks_find_keyed(const struct pskd_ranks *r, const void *p, size_t n,
+    uint64_t k0, uint32_t k1, uint64_t h)
+{
+	if (n <= PSKD_RANK_SHORT)
+		return pskd_ranks_find_key(r, k0, k1, h);
+	return pskd_ranks_find_long(r, p, n, k0);
+}
+
 /*
  * Insert rank, whose key and hash are given; -1 if a token with the same
  * bytes is there already.

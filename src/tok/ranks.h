@@ -69,6 +69,15 @@ uint32_t pskd_ranks_find(const struct pskd_ranks *r, const void *p, size_t n);
  */
 uint32_t pskd_ranks_find_long(const struct pskd_ranks *r, const void *p,
 	    size_t n, uint64_t xxh);
+/*
+ * The lookup in two steps, so that a caller can prefetch the slot
+ * (r->slot[h & r->mask]) of many tokens before it looks them up: the key
+ * of p[0..n) and its hash, then the rank.
+ */
+uint64_t pskd_ranks_keyof(const void *p, size_t n, uint64_t *k0,
+	    uint32_t *k1);
+uint32_t pskd_ranks_find_keyed(const struct pskd_ranks *r, const void *p,
+	    size_t n, uint64_t k0, uint32_t k1, uint64_t h);
 /* Append the line "BASE64 RANK\n" for a token to b (for writers). */
 void	pskd_ranks_line(struct pskd_buf *b, const void *p, size_t n,
 	    uint32_t rank);

@@ -81,13 +81,13 @@ load_file(struct pskd_hf *hf, const char *path)
 		    0);
 	if (p != MAP_FAILED) {
 		close(fd);
-		pskd_hf_load(hf, path, p, (size_t)st.st_size);
+		pskd_hf_load(hf, path, p, (size_t)st.st_size, 1);
 		munmap(p, (size_t)st.st_size);
 		return;
 	}
 	close(fd);
 	pskd_vocab_slurp(path, &b);
-	pskd_hf_load(hf, path, b.p, b.len);
+	pskd_hf_load(hf, path, b.p, b.len, 0);
 	pskd_buf_free(&b);
 }
 
