@@ -157,6 +157,9 @@ struct pskd_hf {
  */
 void	pskd_hf_load(struct pskd_hf *hf, const char *file,
 	    const unsigned char *p, size_t n, int mapped);
+/* The same without exiting: 0, or -1 with "LINE: message" in err. */
+int	pskd_hf_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
+	    int mapped, char *err, size_t errsize);
 /* The regular expression of a pattern (PSKD_PAT_*), as a Split's. */
 const char *pskd_hf_pattern_text(int fast);
 /* The fast path (PSKD_PAT_*) that cuts as Split's regex p[0..n), or -1. */

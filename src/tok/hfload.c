@@ -11,6 +11,7 @@
  * pre-tokenizer says whether the tokens are in the ByteLevel alphabet
  * (then they are kept as the bytes they stand for).
  */
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,15 +23,18 @@
 #include "jscan.h"
 #include "pretok.h"
 
-/* Where a load is: the file, its walk, a scratch string. */
+/* Where a load is: its walk, scratch strings, where to go on an error. */
 struct ld {
-	const char	*file;
 	struct pskd_jscan j;
 	struct pskd_buf	 s, key;
 	const unsigned char *vocab, *merges;	/* where they start */
 	int		 model_seen;
 	int		 mapped;		/* the file is mapped */
-	const unsigned char *start;		/* of the mapping */
+	const unsigned char *start;		/* of the file */
+	jmp_buf		 fail;			/* die() returns here */
+	char		*err;			/* with "LINE: message" */
+	size_t		 errsize;
+	char		*unk;			/* the model's unk_token */
 };
 
 /*
@@ -61,8 +65,19 @@ die(struct ld *l, const char *why)
 
 	pskd_jscan_fail(&l->j, why);
 	pskd_jscan_where(&l->j, &line, &col);
-	pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", l->file,
-	    (unsigned long long)line, l->j.err);
+	snprintf(l->err, l->errsize, "%llu: %s", (unsigned long long)line,
+	    l->j.err);
+	longjmp(l->fail, 1);
+}
+
+/* A second walk from p, its lines counted from the file's start. */
+static void
+walk_from(struct ld *l, const unsigned char *p)
+{
+	const unsigned char *end = l->j.end;
+
+	pskd_jscan_init(&l->j, p, (size_t)(end - p));
+	l->j.start = l->start;
 }
 
 static _Noreturn void
@@ -895,7 +910,7 @@ vocab(struct ld *l, struct pskd_hf *hf)
 	size_t n = 0, cap = 0;
 	char err[256];
 
-	pskd_jscan_init(&l->j, l->vocab, (size_t)(l->j.end - l->vocab));
+	walk_from(l, l->vocab);
 	if (!pskd_jscan_object(&l->j))
 		die(l, "expected the vocab, an object");
 	while (pskd_jscan_member(&l->j, &l->key)) {
@@ -1018,7 +1033,7 @@ merges(struct ld *l, struct pskd_hf *hf)
 	uint32_t rank = 0;
 	size_t la, strip, nq = 0;
 
-	pskd_jscan_init(&l->j, l->merges, (size_t)(l->j.end - l->merges));
+	walk_from(l, l->merges);
 	if (!pskd_jscan_array(&l->j))
 		die(l, "expected the merges, a list");
 	pskd_hf_merges_init(&hf->merges, count_elements(l->merges,
@@ -1172,25 +1187,42 @@ void
 pskd_hf_load(struct pskd_hf *hf, const char *file, const unsigned char *p,
     size_t n, int mapped)
 {
-	struct ld l;
-	char *unk = NULL, name[8];
+	char err[512];
+
+	if (pskd_hf_parse(hf, p, n, mapped, err, sizeof(err)) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s:%s", file, err);
+}
+
+int
+pskd_hf_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
+    int mapped, char *err, size_t errsize)
+{
+	static struct ld l;	/* static: longjmp keeps nothing in registers */
+	char name[8];
 	size_t i, bad;
 	unsigned b;
 
 	memset(hf, 0, sizeof(*hf));
 	memset(&l, 0, sizeof(l));
-	l.file = file;
 	l.mapped = mapped;
 	l.start = p;
-	if ((bad = pskd_utf8_check(p, n)) != n)
-		pskd_errx(PSKD_EXIT_DATA, "%s: invalid UTF-8 at byte %zu", file,
-		    bad);
+	l.err = err;
+	l.errsize = errsize;
+	if (setjmp(l.fail) != 0) {
+		pskd_buf_free(&l.s);
+		pskd_buf_free(&l.key);
+		return -1;
+	}
 	pskd_jscan_init(&l.j, p, n);
+	if ((bad = pskd_utf8_check(p, n)) != n) {
+		l.j.p = p + bad;
+		die(&l, "invalid UTF-8");
+	}
 	if (!pskd_jscan_object(&l.j))
 		die(&l, "not a tokenizer.json: expected an object");
 	while (pskd_jscan_member(&l.j, &l.key)) {
 		if (key_is(&l, "model"))
-			model(&l, hf, &unk);
+			model(&l, hf, &l.unk);
 		else if (key_is(&l, "added_tokens"))
 			added_tokens(&l, hf);
 		else if (key_is(&l, "normalizer"))
@@ -1221,11 +1253,10 @@ pskd_hf_load(struct pskd_hf *hf, const char *file, const unsigned char *p,
 	vocab(&l, hf);
 	merges(&l, hf);
 	hf->unk = PSKD_RANK_NONE;
-	if (unk != NULL && (hf->unk = pskd_ranks_find(&hf->vocab, unk,
-	    strlen(unk))) == PSKD_RANK_NONE)
-		pskd_errx(PSKD_EXIT_DATA, "%s: unk_token %s is not in the vocab",
-		    file, unk);
-	free(unk);
+	if (l.unk != NULL && (hf->unk = pskd_ranks_find(&hf->vocab, l.unk,
+	    strlen(l.unk))) == PSKD_RANK_NONE)
+		die(&l, "the unk_token is not in the vocab");
+	free(l.unk);
 	for (b = 0; b < 256; b++) {
 		snprintf(name, sizeof(name), "<0x%02X>", b);
 		hf->fallback[b] = hf->byte_fallback ?
@@ -1242,6 +1273,7 @@ pskd_hf_load(struct pskd_hf *hf, const char *file, const unsigned char *p,
 	hf->metacut = metacut(hf);
 	pskd_buf_free(&l.s);
 	pskd_buf_free(&l.key);
+	return 0;
 }
 
 /* ---- the ByteLevel alphabet -------------------------------------------- */

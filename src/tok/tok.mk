@@ -39,5 +39,14 @@ build/gen/datadir.h:
 .PHONY: tok-datadir-changed
 tok-datadir-changed:
 
+# make install: the tokenizer.json files make deps put in vocab/ as well
+# (the Makefile's own recipe copies vocab/*.tiktoken).
+install: tok-install-json
+tok-install-json: all
+	if ls vocab/*.json > /dev/null 2>&1; then \
+	    mkdir -p $(DESTDIR)$(DATADIR) && \
+	    cp vocab/*.json $(DESTDIR)$(DATADIR)/; fi
+.PHONY: tok-install-json
+
 # libFuzzer builds compile the sources directly.
 fuzz: build/gen/ucd.h build/gen/datadir.h
