@@ -100,12 +100,20 @@ pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern)
 
 void
 pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern,
-    const struct pskd_hf_merges *m, int ignore_merges)
+    const uint32_t *mstart, const uint32_t *mleft, const uint32_t *mrank,
+    int ignore_merges)
 {
+	/*
+	 * A pair of parts is a merge when their bytes joined are a token
+	 * that this merge makes: so the merge is found by the joined bytes,
+	 * which tiktoken's loop looks up (and prefetches) already, and the
+	 * merges that make the token (mstart, mleft, mrank).
+	 */
 	pskd_bpe_init(e, r, pattern);
-	e->merges = m;
+	e->mstart = mstart;
+	e->mleft = mleft;
+	e->mrank = mrank;
 	e->whole = ignore_merges;
-	e->hs = pskd_xcalloc(1, sizeof(struct pskd_hf_scratch));
 }
 
 void
@@ -118,16 +126,8 @@ pskd_bpe_free(struct pskd_bpe *e)
 	free(e->b);
 	free(e->c);
 	free(e->heap);
-	if (e->hs != NULL) {
-		struct pskd_hf_scratch *hs = e->hs;
-
-		free(hs->nx);
-		free(hs->pv);
-		free(hs->rk);
-		free(hs->nw);
-		free(hs->heap);
-		free(hs);
-	}
+	free(e->d);
+	free(e->f);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -154,6 +154,8 @@ scratch(struct pskd_bpe *e, size_t n)
 	e->a = pskd_xreallocarray(e->a, e->cap, sizeof(uint32_t));
 	e->b = pskd_xreallocarray(e->b, e->cap, sizeof(uint32_t));
 	e->c = pskd_xreallocarray(e->c, e->cap, sizeof(uint32_t));
+	e->d = pskd_xreallocarray(e->d, e->cap, sizeof(uint32_t));
+	e->f = pskd_xreallocarray(e->f, e->cap, sizeof(uint32_t));
 	e->heap = pskd_xreallocarray(e->heap, e->cap * 2, sizeof(uint64_t));
 }
 
@@ -357,24 +359,132 @@ merge_heap(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	return m;
 }
 
-/* HF's rule: the bytes' ids, merged by the merges' order. */
-static size_t
-merge_hf(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
+/*
+ * HF's rule: the rank of the merge of parts left and right, p[0..n) their
+ * bytes, its token in *nw; PSKD_RANK_NONE if they are no merge.
+ */
+static inline uint32_t
+hf_rank(const struct pskd_bpe *e, const unsigned char *p, size_t n,
+    uint32_t left, uint32_t right, uint32_t *nw)
 {
-	size_t i;
+	uint32_t c = n == 2 ? e->pair[p[0] << 8 | p[1]] :
+	    rank_of(e->ranks, p, n), k;
 
-	for (i = 0; i < n; i++)
-		if ((out[i] = e->byte[p[i]]) == PSKD_RANK_NONE)
-			out[i] = byte_token(e->ranks, p[i]);
-	return pskd_hf_merge_all(e->merges, out, n, e->hs);
+	(void)right;	/* the joined bytes and the left part say which */
+	if (c == PSKD_RANK_NONE)
+		return PSKD_RANK_NONE;
+	for (k = e->mstart[c]; k < e->mstart[c + 1]; k++)
+		if (e->mleft[k] == left) {
+			*nw = c;
+			return e->mrank[k];
+		}
+	return PSKD_RANK_NONE;
+}
+
+/* tiktoken's loop of merge_small with HF's rule: id[i] the part's token. */
+static size_t
+merge_small_hf(struct pskd_bpe *e, const unsigned char *p, size_t n,
+    uint32_t *out)
+{
+	uint32_t *nx = e->a, *rk = e->b, *id = e->c, *nw = e->d;
+	uint32_t best, i, j, k, q, kq;
+	size_t m = 0;
+
+	if (n <= PREFETCH_MAX)
+		prefetch_joins(e->ranks, p, n);
+	for (i = 0; i < n; i++) {
+		nx[i] = i + 1;
+		if ((id[i] = e->byte[p[i]]) == PSKD_RANK_NONE)
+			id[i] = byte_token(e->ranks, p[i]);
+	}
+	for (i = 0; i + 1 < n; i++)
+		rk[i] = hf_rank(e, p + i, 2, id[i], id[i + 1], &nw[i]);
+	rk[n - 1] = PSKD_RANK_NONE;
+	for (;;) {
+		best = PSKD_RANK_NONE;
+		k = kq = 0;
+		for (q = i = 0; i < n; q = i, i = nx[i])
+			if (rk[i] < best) {
+				best = rk[i];
+				k = i;
+				kq = q;
+			}
+		if (best == PSKD_RANK_NONE)
+			break;
+		id[k] = nw[k];
+		j = nx[k] = nx[nx[k]];
+		rk[k] = j < n ? hf_rank(e, p + k, nx[j] - k, id[k], id[j],
+		    &nw[k]) : PSKD_RANK_NONE;
+		if (k > 0)
+			rk[kq] = hf_rank(e, p + kq, j - kq, id[kq], id[k],
+			    &nw[kq]);
+	}
+	for (i = 0; i < n; i = nx[i])
+		out[m++] = id[i];
+	return m;
+}
+
+/* merge_heap with HF's rule. */
+static size_t
+merge_heap_hf(struct pskd_bpe *e, const unsigned char *p, size_t n,
+    uint32_t *out)
+{
+	uint32_t *nx = e->a, *pv = e->b, *rk = e->c, *id = e->d, *nw = e->f;
+	uint32_t i, j, q, end;
+	uint64_t *h = e->heap, top;
+	size_t nh = 0, m = 0;
+
+	for (i = 0; i < n; i++) {
+		nx[i] = i + 1;
+		pv[i] = i - 1;
+		if ((id[i] = e->byte[p[i]]) == PSKD_RANK_NONE)
+			id[i] = byte_token(e->ranks, p[i]);
+	}
+	for (i = 0; i < n; i++) {
+		rk[i] = i + 1 < n ? hf_rank(e, p + i, 2, id[i], id[i + 1],
+		    &nw[i]) : PSKD_RANK_NONE;
+		if (rk[i] != PSKD_RANK_NONE)
+			h[nh++] = (uint64_t)rk[i] << 32 | i;
+	}
+	for (j = (uint32_t)(nh / 4 + 1); j-- > 0; )
+		if (j < nh)
+			heap_down(h, nh, j, h[j]);
+	while (nh > 0) {
+		top = heap_pop(h, &nh);
+		i = (uint32_t)top;
+		if (nx[i] == 0 || rk[i] != top >> 32)
+			continue;	/* stale */
+		id[i] = nw[i];
+		j = nx[i];
+		nx[i] = nx[j];
+		nx[j] = 0;
+		if (nx[i] < n)
+			pv[nx[i]] = i;
+		end = nx[i] < n ? nx[nx[i]] : (uint32_t)n;
+		rk[i] = nx[i] < n ? hf_rank(e, p + i, end - i, id[i],
+		    id[nx[i]], &nw[i]) : PSKD_RANK_NONE;
+		if (rk[i] != PSKD_RANK_NONE)
+			heap_push(h, &nh, (uint64_t)rk[i] << 32 | i);
+		if (i > 0) {
+			q = pv[i];
+			rk[q] = hf_rank(e, p + q, nx[i] - q, id[q], id[i],
+			    &nw[q]);
+			if (rk[q] != PSKD_RANK_NONE)
+				heap_push(h, &nh, (uint64_t)rk[q] << 32 | q);
+		}
+	}
+	for (i = 0; i < n; i = nx[i])
+		out[m++] = id[i];
+	return m;
 }
 
 static size_t
 merge(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
 {
-	if (e->merges != NULL)
-		return merge_hf(e, p, n, out);
 	scratch(e, n);
+	if (e->mstart != NULL)
+		return n <= SMALL ? merge_small_hf(e, p, n, out) :
+		    merge_heap_hf(e, p, n, out);
 	if (n <= SMALL)
 		return merge_small(e, p, n, out);
 	return merge_heap(e, p, n, out);

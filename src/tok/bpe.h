@@ -13,7 +13,6 @@
 
 #include "ranks.h"
 
-struct pskd_hf_merges;
 
 /* A growable array of token ids. */
 struct pskd_ids {
@@ -27,10 +26,11 @@ struct pskd_bpe_cache;
 struct pskd_bpe {
 	const struct pskd_ranks *ranks;
 	int		 pattern;	/* PSKD_PAT_* */
-	/* HF's rule (pskd_bpe_init_hf); NULL: tiktoken's */
-	const struct pskd_hf_merges *merges;
+	/* HF's rule (pskd_bpe_init_hf; hf.h's mstart...); NULL: tiktoken's */
+	const uint32_t	*mstart;
 	int		 whole;		/* a piece that is a token is that token */
-	void		*hs;		/* struct pskd_hf_scratch */
+	const uint32_t	*mleft, *mrank;
+	uint32_t	*d, *f;		/* more scratch */
 	struct pskd_bpe_cache *cache;	/* pieces seen before */
 	uint32_t	*pair;		/* rank of each two-byte string */
 	uint32_t	 byte[256];	/* rank of each byte */
@@ -49,7 +49,8 @@ void	pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r,
  * token only with ignore_merges; the ranks are the vocabulary's ids.
  */
 void	pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r,
-	    int pattern, const struct pskd_hf_merges *m, int ignore_merges);
+	    int pattern, const uint32_t *mstart, const uint32_t *mleft,
+	    const uint32_t *mrank, int ignore_merges);
 void	pskd_bpe_free(struct pskd_bpe *e);
 /*
  * Append the ids of text[0..len) (tiktoken's encode_ordinary: special

@@ -125,7 +125,14 @@ struct pskd_hf {
 	struct pskd_ranks vocab;	/* a token's bytes -> its id */
 	int		 bytelevel;	/* tokens stored as bytes, the
 					   ByteLevel alphabet undone */
+	/*
+	 * The merges: for a vocabulary of characters in a table by pair; for
+	 * a byte-level one by the token each makes, since bpe.c finds a merge
+	 * by its result: the merges that make token c are k = mstart[c] ..
+	 * mstart[c + 1] - 1, the left part mleft[k], the rank mrank[k].
+	 */
 	struct pskd_hf_merges merges;
+	uint32_t	*mstart, *mleft, *mrank;
 	uint32_t	 unk;		/* PSKD_RANK_NONE: no unk_token */
 	int		 fuse_unk, byte_fallback, ignore_merges;
 	char		*prefix, *suffix;	/* continuing_subword_prefix,
@@ -133,6 +140,10 @@ struct pskd_hf {
 	size_t		 prefixlen, suffixlen;
 	uint32_t	 fallback[256];	/* <0xNN>'s id, or PSKD_RANK_NONE */
 	int		 metacut;	/* words may be cut before a ▁ */
+	unsigned char	 alone[128];	/* and around these (hfload.c) */
+	/* The token of each character below PSKD_HF_CHARS, or NONE. */
+#define PSKD_HF_CHARS	2048
+	uint32_t	 charid[PSKD_HF_CHARS];
 	/* The pipeline. */
 	struct pskd_hf_norm *norm;
 	size_t		 nnorm;
@@ -189,6 +200,15 @@ pskd_hf_merge(const struct pskd_hf_merges *m, uint32_t a, uint32_t b,
 			return PSKD_RANK_NONE;
 	}
 }
+/* Fetch the slot of (a, b) ahead of pskd_hf_merge(). */
+static inline void
+pskd_hf_merge_prefetch(const struct pskd_hf_merges *m, uint32_t a, uint32_t b)
+{
+	uint64_t k = ((uint64_t)a << 32 | b) + 1, h;
+
+	h = (k ^ k >> 29) * 0xbf58476d1ce4e5b9ULL;
+	__builtin_prefetch(&m->slot[(size_t)(h >> 32) & m->mask]);
+}
 /*
  * An empty table for about n merges; it grows as merges are added (3/4
  * full at most).
@@ -209,9 +229,11 @@ struct pskd_hf_scratch {
 /*
  * HF's BPE merges on ids[0..n) in place: always the pair that comes first
  * in the merges, the leftmost of equal ones; returns the new count.
+ * pairs, if not NULL: the merge of each first pair, ids[i] and ids[i + 1],
+ * as (rank << 32 | new id), ~0 for none (the caller knew them).
  */
 size_t	pskd_hf_merge_all(const struct pskd_hf_merges *m, uint32_t *ids,
-	    size_t n, struct pskd_hf_scratch *s);
+	    size_t n, const uint64_t *pairs, struct pskd_hf_scratch *s);
 
 /*
  * The model on one word w[0..n) (after the pre-tokenizers), for a
@@ -222,6 +244,13 @@ struct pskd_hf_words;
 struct pskd_hf_words *pskd_hf_words_new(const struct pskd_hf *hf);
 void	pskd_hf_word(struct pskd_hf_words *w, const unsigned char *s,
 	    size_t n, struct pskd_ids *out);
+/*
+ * The same for k words s[at[i] .. at[i + 1]) (k <= PSKD_HF_BATCH), their
+ * cache entries fetched together.
+ */
+#define PSKD_HF_BATCH	32
+void	pskd_hf_word_batch(struct pskd_hf_words *w, const unsigned char *s,
+	    const size_t *at, size_t k, struct pskd_ids *out);
 
 /* Normalize s[0..n) into out (replacing it). */
 void	pskd_hf_normalize(const struct pskd_hf *hf, const unsigned char *s,

@@ -97,18 +97,38 @@ scratch(struct pskd_hf_scratch *s, size_t n)
 }
 
 /* The plain scan: symbols a list over positions, nx[i] the next one. */
+/* The first pairs: given (rank << 32 | new id), or looked up. */
+static void
+first_pairs(const struct pskd_hf_merges *m, const uint32_t *ids, size_t n,
+    const uint64_t *pairs, uint32_t *rk, uint32_t *nw)
+{
+	size_t i;
+
+	if (pairs != NULL) {
+		for (i = 0; i + 1 < n; i++) {
+			rk[i] = (uint32_t)(pairs[i] >> 32);
+			nw[i] = (uint32_t)pairs[i];
+		}
+	} else {
+		/* Their slots fetched together rather than in turn. */
+		for (i = 0; i + 1 < n; i++)
+			pskd_hf_merge_prefetch(m, ids[i], ids[i + 1]);
+		for (i = 0; i + 1 < n; i++)
+			rk[i] = pskd_hf_merge(m, ids[i], ids[i + 1], &nw[i]);
+	}
+	rk[n - 1] = PSKD_RANK_NONE;
+}
+
 static size_t
 merge_small(const struct pskd_hf_merges *m, uint32_t *ids, size_t n,
-    struct pskd_hf_scratch *s)
+    const uint64_t *pairs, struct pskd_hf_scratch *s)
 {
 	uint32_t *nx = s->nx, *rk = s->rk, *nw = s->nw, best, i, j, k, q, kq;
 	size_t out = 0;
 
-	for (i = 0; i < n; i++) {
+	first_pairs(m, ids, n, pairs, rk, nw);
+	for (i = 0; i < n; i++)
 		nx[i] = i + 1;
-		rk[i] = i + 1 < n ? pskd_hf_merge(m, ids[i], ids[i + 1],
-		    &nw[i]) : PSKD_RANK_NONE;
-	}
 	for (;;) {
 		best = PSKD_RANK_NONE;
 		k = kq = 0;
@@ -165,17 +185,16 @@ heap_down(uint64_t *h, size_t n, size_t i, uint64_t v)
 
 static size_t
 merge_heap(const struct pskd_hf_merges *m, uint32_t *ids, size_t n,
-    struct pskd_hf_scratch *s)
+    const uint64_t *pairs, struct pskd_hf_scratch *s)
 {
 	uint32_t *nx = s->nx, *pv = s->pv, *rk = s->rk, *nw = s->nw, i, j, q;
 	uint64_t *h = s->heap, top;
 	size_t nh = 0, out = 0;
 
+	first_pairs(m, ids, n, pairs, rk, nw);
 	for (i = 0; i < n; i++) {
 		nx[i] = i + 1;
 		pv[i] = i - 1;
-		rk[i] = i + 1 < n ? pskd_hf_merge(m, ids[i], ids[i + 1],
-		    &nw[i]) : PSKD_RANK_NONE;
 		if (rk[i] != PSKD_RANK_NONE)
 			h[nh++] = (uint64_t)rk[i] << 32 | i;
 	}
@@ -213,19 +232,19 @@ merge_heap(const struct pskd_hf_merges *m, uint32_t *ids, size_t n,
 
 size_t
 pskd_hf_merge_all(const struct pskd_hf_merges *m, uint32_t *ids, size_t n,
-    struct pskd_hf_scratch *s)
+    const uint64_t *pairs, struct pskd_hf_scratch *s)
 {
 	if (n < 2)
 		return n;
 	scratch(s, n);
 	if (n <= SMALL)
-		return merge_small(m, ids, n, s);
-	return merge_heap(m, ids, n, s);
+		return merge_small(m, ids, n, pairs, s);
+	return merge_heap(m, ids, n, pairs, s);
 }
 
 /* ---- words of characters --------------------------------------------- */
 
-#define WCACHE_BITS	14
+#define WCACHE_BITS	16
 #define WCACHE_REC	120
 
 /* A word seen before: its bytes, then its ids. */
@@ -293,8 +312,11 @@ symbols(struct pskd_hf_words *w, const unsigned char *s, size_t n)
 			clen = w->key.len;
 		}
 		room(w, k, clen + 1);
-		if ((id = pskd_ranks_find(&hf->vocab, c, clen)) !=
-		    PSKD_RANK_NONE) {
+		if (c == s + i && id < PSKD_HF_CHARS)
+			id = hf->charid[id];	/* id held the code point */
+		else
+			id = pskd_ranks_find(&hf->vocab, c, clen);
+		if (id != PSKD_RANK_NONE) {
 			if (unk != PSKD_RANK_NONE)
 				w->ids[k++] = unk;
 			unk = PSKD_RANK_NONE;
@@ -325,13 +347,13 @@ symbols(struct pskd_hf_words *w, const unsigned char *s, size_t n)
 	return k;
 }
 
-void
-pskd_hf_word(struct pskd_hf_words *w, const unsigned char *s, size_t n,
+/* One word, h its XXH3 when it is short enough for the cache. */
+static void
+word(struct pskd_hf_words *w, const unsigned char *s, size_t n, uint64_t h,
     struct pskd_ids *out)
 {
 	const struct pskd_hf *hf = w->hf;
 	struct wcache *c = NULL;
-	uint64_t h = 0;
 	uint32_t id;
 	size_t k;
 
@@ -341,7 +363,6 @@ pskd_hf_word(struct pskd_hf_words *w, const unsigned char *s, size_t n,
 		return;
 	}
 	if (n <= WCACHE_REC - 4) {
-		h = XXH3_64bits(s, n);
 		c = &w->cache[h >> (64 - WCACHE_BITS)];
 		if (c->h == h && c->len == n && memcmp(c->rec, s, n) == 0) {
 			pskd_ids_reserve(out, c->nids);
@@ -352,7 +373,7 @@ pskd_hf_word(struct pskd_hf_words *w, const unsigned char *s, size_t n,
 		}
 	}
 	k = symbols(w, s, n);
-	k = pskd_hf_merge_all(&hf->merges, w->ids, k, &w->s);
+	k = pskd_hf_merge_all(&hf->merges, w->ids, k, NULL, &w->s);
 	pskd_ids_reserve(out, k);
 	memcpy(out->v + out->n, w->ids, k * sizeof(uint32_t));
 	out->n += k;
@@ -363,4 +384,28 @@ pskd_hf_word(struct pskd_hf_words *w, const unsigned char *s, size_t n,
 		memcpy(c->rec, s, n);
 		memcpy(c->rec + n, w->ids, k * sizeof(uint32_t));
 	}
+}
+
+void
+pskd_hf_word(struct pskd_hf_words *w, const unsigned char *s, size_t n,
+    struct pskd_ids *out)
+{
+	word(w, s, n, n <= WCACHE_REC - 4 ? XXH3_64bits(s, n) : 0, out);
+}
+
+void
+pskd_hf_word_batch(struct pskd_hf_words *w, const unsigned char *s,
+    const size_t *at, size_t k, struct pskd_ids *out)
+{
+	uint64_t h[PSKD_HF_BATCH];
+	size_t i, n;
+
+	/* Hash all, fetch their cache entries, then look them up. */
+	for (i = 0; i < k; i++) {
+		n = at[i + 1] - at[i];
+		h[i] = n <= WCACHE_REC - 4 ? XXH3_64bits(s + at[i], n) : 0;
+		__builtin_prefetch(&w->cache[h[i] >> (64 - WCACHE_BITS)]);
+	}
+	for (i = 0; i < k; i++)
+		word(w, s + at[i], at[i + 1] - at[i], h[i], out);
 }

@@ -28,6 +28,7 @@ struct ld {
 	struct pskd_jscan j;
 	struct pskd_buf	 s, key;
 	const unsigned char *vocab, *merges;	/* where they start */
+	size_t		 vocablen, mergeslen;	/* and their extent */
 	int		 model_seen;
 	int		 mapped;		/* the file is mapped */
 	const unsigned char *start;		/* of the file */
@@ -839,12 +840,14 @@ model(struct ld *l, struct pskd_hf *hf, char **unk)
 			l->vocab = l->j.p;
 			if (!pskd_jscan_skip(&l->j))
 				break;
+			l->vocablen = (size_t)(l->j.p - l->vocab);
 			release(l);
 		} else if (key_is(l, "merges")) {
 			pskd_jscan_peek(&l->j);
 			l->merges = l->j.p;
 			if (!pskd_jscan_skip(&l->j))
 				break;
+			l->mergeslen = (size_t)(l->j.p - l->merges);
 			release(l);
 		} else if (key_is(l, "dropout")) {
 			if (!pskd_jscan_null(&l->j))
@@ -878,16 +881,27 @@ static int
 unbyte(const unsigned char *s, size_t n, struct pskd_buf *out)
 {
 	uint32_t cp;
-	size_t i, k;
+	unsigned char *o;
+	size_t i;
 	int b;
 
-	out->len = 0;
-	for (i = 0; i < n; i += k) {
-		if ((k = pskd_utf8_decode(s + i, n - i, &cp)) == 0 ||
-		    (b = pskd_hf_char_byte(cp)) < 0)
+	/* The alphabet is U+0021 .. U+0143: one or two bytes of UTF-8. */
+	pskd_buf_reserve(out, n);
+	o = out->p;
+	for (i = 0; i < n; i++) {
+		if (s[i] < 0x80) {
+			cp = s[i];
+		} else if (s[i] >= 0xc2 && s[i] <= 0xc5 && i + 1 < n &&
+		    (s[i + 1] & 0xc0) == 0x80) {
+			cp = (uint32_t)(s[i] & 0x1f) << 6 | (s[i + 1] & 0x3f);
+			i++;
+		} else
 			return 0;
-		pskd_buf_addc(out, (unsigned char)b);
+		if ((b = pskd_hf_char_byte(cp)) < 0)
+			return 0;
+		*o++ = (unsigned char)b;
 	}
+	out->len = (size_t)(o - out->p);
 	return 1;
 }
 
@@ -907,9 +921,13 @@ vocab(struct ld *l, struct pskd_hf *hf)
 {
 	struct pskd_buf bytes = { 0 }, tok = { 0 };
 	uint32_t *off = NULL, *len = NULL, *id = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = l->vocablen / 6 + 1;	/* "a":0, at least */
 	char err[256];
 
+	off = pskd_xreallocarray(NULL, cap, sizeof(*off));
+	len = pskd_xreallocarray(NULL, cap, sizeof(*len));
+	id = pskd_xreallocarray(NULL, cap, sizeof(*id));
+	pskd_buf_reserve(&bytes, l->vocablen);
 	walk_from(l, l->vocab);
 	if (!pskd_jscan_object(&l->j))
 		die(l, "expected the vocab, an object");
@@ -942,44 +960,6 @@ vocab(struct ld *l, struct pskd_hf *hf)
 	pskd_buf_free(&tok);
 }
 
-/*
- * The elements of the array at p (a quick count, to size the merges' table
- * once): commas at its top level, outside strings, plus one.
- */
-static size_t
-count_elements(const unsigned char *p, const unsigned char *end)
-{
-	size_t n = 0;
-	int depth = 0, any = 0;
-
-	for (; p < end; p++) {
-		switch (*p) {
-		case '"':
-			for (p++; p < end && *p != '"'; p++)
-				if (*p == '\\')
-					p++;
-			any = 1;
-			break;
-		case '[': case '{':
-			if (depth++ > 0)
-				any = 1;
-			break;
-		case ']': case '}':
-			if (--depth == 0)
-				return n + any;
-			break;
-		case ',':
-			n += depth == 1;
-			break;
-		case ' ': case '\n': case '\r': case '\t':
-			break;
-		default:
-			any = 1;
-		}
-	}
-	return n + any;
-}
-
 /* A merge read but not yet looked up: its three tokens in the arena. */
 #define BATCH	64
 
@@ -989,10 +969,16 @@ struct pend {
 	uint32_t	 k1[3];
 };
 
-/* Look up a batch of merges (their slots prefetched) and add them. */
+/* The merges as read: left, right, result; rank the index. */
+struct mlist {
+	uint32_t	*v;
+	size_t		 n, cap;
+};
+
+/* Look up a batch of merges (their slots prefetched) and list them. */
 static void
 resolve(struct ld *l, struct pskd_hf *hf, struct pend *q, size_t nq,
-    const struct pskd_buf *arena, uint32_t *rank)
+    const struct pskd_buf *arena, struct mlist *ml)
 {
 	uint32_t id[3];
 	size_t i, k;
@@ -1007,8 +993,60 @@ resolve(struct ld *l, struct pskd_hf *hf, struct pend *q, size_t nq,
 				    "in the vocab" : "a merge whose result is "
 				    "not in the vocab");
 		}
-		pskd_hf_merges_add(&hf->merges, id[0], id[1], (*rank)++, id[2]);
+		if (ml->n + 3 > ml->cap) {
+			ml->cap = ml->cap ? ml->cap * 2 : 3 * 4096;
+			ml->v = pskd_xreallocarray(ml->v, ml->cap,
+			    sizeof(*ml->v));
+		}
+		memcpy(ml->v + ml->n, id, sizeof(id));
+		ml->n += 3;
 	}
+}
+
+/*
+ * The merges into their tables: a table by pair for a vocabulary of
+ * characters (a pair given twice keeps its later rank, as HF's map does);
+ * for a byte-level one, the merges by the token each makes (a counting
+ * sort), a pair given twice again with its later rank.
+ */
+static void
+tables(struct pskd_hf *hf, const struct mlist *ml)
+{
+	uint32_t *v = ml->v, n = (uint32_t)(ml->n / 3), i, c, k, *fill;
+
+	if (!hf->bytelevel) {
+		pskd_hf_merges_init(&hf->merges, n);
+		for (i = 0; i < n; i++)
+			pskd_hf_merges_add(&hf->merges, v[3 * i],
+			    v[3 * i + 1], i, v[3 * i + 2]);
+		return;
+	}
+	hf->mstart = pskd_xcalloc((size_t)hf->vocab.n + 1, sizeof(uint32_t));
+	hf->mleft = pskd_xreallocarray(NULL, n ? n : 1, sizeof(uint32_t));
+	hf->mrank = pskd_xreallocarray(NULL, n ? n : 1, sizeof(uint32_t));
+	for (i = 0; i < n; i++)
+		hf->mstart[v[3 * i + 2] + 1]++;
+	for (c = 0; c < hf->vocab.n; c++)
+		hf->mstart[c + 1] += hf->mstart[c];
+	fill = pskd_xreallocarray(NULL, hf->vocab.n + 1, sizeof(uint32_t));
+	memcpy(fill, hf->mstart, (hf->vocab.n + 1) * sizeof(uint32_t));
+	for (i = 0; i < n; i++) {
+		c = v[3 * i + 2];
+		for (k = hf->mstart[c]; k < fill[c]; k++)
+			if (hf->mleft[k] == v[3 * i])
+				break;
+		if (k < fill[c]) {
+			hf->mrank[k] = i;	/* the same pair again */
+			continue;
+		}
+		hf->mleft[fill[c]] = v[3 * i];
+		hf->mrank[fill[c]++] = i;
+	}
+	/* A pair given twice leaves an unused entry: never matched. */
+	for (c = 0; c < hf->vocab.n; c++)
+		for (k = fill[c]; k < hf->mstart[c + 1]; k++)
+			hf->mleft[k] = PSKD_RANK_NONE;
+	free(fill);
 }
 
 /* A token of a merge into the arena, its slot prefetched. */
@@ -1020,36 +1058,80 @@ queue(struct pskd_hf *hf, struct pend *q, int k, const unsigned char *s,
 	q->off[k] = arena->len;
 	q->len[k] = tok->len;
 	pskd_buf_add(arena, tok->p, tok->len);
-	q->h[k] = pskd_ranks_keyof(tok->p, tok->len, &q->k0[k], &q->k1[k]);
-	__builtin_prefetch(&hf->vocab.slot[q->h[k] & hf->vocab.mask]);
+}
+
+/* The keys of a queued merge's tokens; their slots prefetched. */
+static void
+keys(struct pskd_hf *hf, struct pend *q, const struct pskd_buf *arena)
+{
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		q->h[k] = pskd_ranks_keyof(arena->p + q->off[k], q->len[k],
+		    &q->k0[k], &q->k1[k]);
+		__builtin_prefetch(&hf->vocab.slot[q->h[k] & hf->vocab.mask]);
+	}
+}
+
+/*
+ * The usual case, a byte-level merge "a b" without a prefix, straight
+ * into the arena: a's bytes, b's, and the new token is the two together.
+ * 0 if a or b is not in the alphabet (then the general way).
+ */
+static int
+queue_bytes(const unsigned char *s, size_t la, size_t lb, struct pend *q,
+    struct pskd_buf *arena, struct pskd_buf *tok)
+{
+	size_t start = arena->len;
+
+	if (!unbyte(s, la, tok))
+		return 0;
+	q->len[0] = tok->len;
+	pskd_buf_add(arena, tok->p, tok->len);
+	if (!unbyte(s + la + 1, lb, tok)) {
+		arena->len = start;
+		return 0;
+	}
+	q->len[1] = tok->len;
+	pskd_buf_add(arena, tok->p, tok->len);
+	q->off[0] = q->off[2] = start;
+	q->off[1] = start + q->len[0];
+	q->len[2] = q->len[0] + q->len[1];
+	return 1;
 }
 
 static void
 merges(struct ld *l, struct pskd_hf *hf)
 {
 	struct pskd_buf a = { 0 }, tok = { 0 }, joined = { 0 }, arena = { 0 };
+	struct mlist ml = { NULL, 0, 0 };
 	struct pend q[BATCH];
-	const unsigned char *sp;
-	uint32_t rank = 0;
-	size_t la, strip, nq = 0;
+	const unsigned char *sp, *ms;
+	size_t la, strip, nq = 0, mn;
 
 	walk_from(l, l->merges);
 	if (!pskd_jscan_array(&l->j))
 		die(l, "expected the merges, a list");
-	pskd_hf_merges_init(&hf->merges, count_elements(l->merges,
-	    l->j.end));
+	/* At most one merge a 6 bytes ("a b",): room, touched as used. */
+	ml.cap = 3 * (l->mergeslen / 6 + 1);
+	ml.v = pskd_xreallocarray(NULL, ml.cap, sizeof(*ml.v));
 	while (pskd_jscan_next(&l->j)) {
 		if (pskd_jscan_peek(&l->j) == PSKD_J_STRING) {
 			/* "a b": one space. */
-			pskd_jscan_string(&l->j, &l->s);
-			sp = memchr(l->s.p, ' ', l->s.len);
-			if (sp == NULL || memchr(sp + 1, ' ', l->s.len -
-			    (size_t)(sp - l->s.p) - 1) != NULL)
+			if (!pskd_jscan_str(&l->j, &ms, &mn, &l->s))
+				check(l);
+			sp = memchr(ms, ' ', mn);
+			if (sp == NULL || memchr(sp + 1, ' ', mn -
+			    (size_t)(sp - ms) - 1) != NULL)
 				die(l, "a merge is \"a b\", one space");
-			la = (size_t)(sp - l->s.p);
+			la = (size_t)(sp - ms);
+			if (hf->bytelevel && hf->prefixlen == 0 &&
+			    queue_bytes(ms, la, mn - la - 1, &q[nq], &arena,
+			    &tok))
+				goto queued;
 			a.len = 0;
-			pskd_buf_add(&a, l->s.p, la);
-			pskd_buf_add(&a, sp + 1, l->s.len - la - 1);
+			pskd_buf_add(&a, ms, la);
+			pskd_buf_add(&a, sp + 1, mn - la - 1);
 		} else {
 			if (!pskd_jscan_array(&l->j) || !pskd_jscan_next(&l->j))
 				die(l, "a merge is \"a b\" or [\"a\", \"b\"]");
@@ -1071,16 +1153,23 @@ merges(struct ld *l, struct pskd_hf *hf)
 		queue(hf, &q[nq], 0, a.p, la, &arena, &tok);
 		queue(hf, &q[nq], 1, a.p + la, a.len - la, &arena, &tok);
 		queue(hf, &q[nq], 2, joined.p, joined.len, &arena, &tok);
+queued:
 		if (++nq == BATCH) {
-			resolve(l, hf, q, nq, &arena, &rank);
+			for (la = 0; la < nq; la++)
+				keys(hf, &q[la], &arena);
+			resolve(l, hf, q, nq, &arena, &ml);
 			nq = 0;
 			arena.len = 0;
-			if ((rank & 16383) == 0)
+			if ((ml.n / 3 & 16383) == 0)
 				release(l);
 		}
 	}
 	check(l);
-	resolve(l, hf, q, nq, &arena, &rank);
+	for (la = 0; la < nq; la++)
+		keys(hf, &q[la], &arena);
+	resolve(l, hf, q, nq, &arena, &ml);
+	tables(hf, &ml);
+	free(ml.v);
 	pskd_buf_free(&a);
 	pskd_buf_free(&tok);
 	pskd_buf_free(&joined);
@@ -1158,30 +1247,55 @@ added_ids(struct pskd_hf *hf)
 	pskd_buf_free(&tok);
 }
 
-/* Words may be cut before a ▁ that follows another character. */
-static int
-metacut(const struct pskd_hf *hf)
+/*
+ * Where words may be cut without changing their tokens: where no merge
+ * can join what is on either side.  A merge makes a merge result from two
+ * symbols, so a place no merge result spans is never crossed: before a ▁
+ * that follows another character when no merge result holds such a pair
+ * (SentencePiece-like vocabularies, where a word is all the text), and
+ * around an ASCII character that no merge result holds (digits and line
+ * breaks in Llama 2's).  Only when each character is a symbol of its own
+ * whatever its neighbours: no prefix or suffix, no whole-word lookup, and
+ * no unk to fuse (byte fallback for every byte, or no unk_token).
+ */
+static void
+cuts(struct pskd_hf *hf)
 {
 	static const unsigned char bar[3] = { 0xe2, 0x96, 0x81 };
 	const struct pskd_ranks *r = &hf->vocab;
-	const unsigned char *t, *q;
+	const unsigned char *t;
+	unsigned char seen[128];
 	uint32_t k;
-	size_t i;
+	size_t i, j;
+	unsigned b;
+	int bars = 1;
 
 	if (hf->bytelevel || hf->prefixlen || hf->suffixlen ||
-	    pskd_ranks_find(r, bar, 3) == PSKD_RANK_NONE)
-		return 0;
-	for (k = 0; k < r->n; k++) {
+	    hf->ignore_merges)
+		return;
+	for (b = 0; b < 256 && hf->unk != PSKD_RANK_NONE; b++)
+		if (hf->fallback[b] == PSKD_RANK_NONE)
+			return;
+	memset(seen, 0, sizeof(seen));
+	for (j = 0; j <= hf->merges.mask; j++) {
+		if (hf->merges.slot[j].key == 0)
+			continue;
+		k = hf->merges.slot[j].id;
 		t = r->bytes + r->off[k];
-		for (i = 1; i + 3 <= r->len[k]; i++) {
-			q = t + i;
-			if (memcmp(q, bar, 3) == 0 && !(i >= 3 &&
-			    memcmp(q - 3, bar, 3) == 0))
-				return 0;
+		for (i = 0; i < r->len[k]; i++) {
+			if (t[i] < 128)
+				seen[t[i]] = 1;
+			if (i > 0 && i + 3 <= r->len[k] &&
+			    memcmp(t + i, bar, 3) == 0 && !(i >= 3 &&
+			    memcmp(t + i - 3, bar, 3) == 0))
+				bars = 0;
 		}
 	}
-	return 1;
+	hf->metacut = bars && pskd_ranks_find(r, bar, 3) != PSKD_RANK_NONE;
+	for (b = 0; b < 128; b++)
+		hf->alone[b] = !seen[b];
 }
+
 
 void
 pskd_hf_load(struct pskd_hf *hf, const char *file, const unsigned char *p,
@@ -1199,7 +1313,7 @@ pskd_hf_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 {
 	static struct ld l;	/* static: longjmp keeps nothing in registers */
 	char name[8];
-	size_t i, bad;
+	size_t i;
 	unsigned b;
 
 	memset(hf, 0, sizeof(*hf));
@@ -1214,10 +1328,6 @@ pskd_hf_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 		return -1;
 	}
 	pskd_jscan_init(&l.j, p, n);
-	if ((bad = pskd_utf8_check(p, n)) != n) {
-		l.j.p = p + bad;
-		die(&l, "invalid UTF-8");
-	}
 	if (!pskd_jscan_object(&l.j))
 		die(&l, "not a tokenizer.json: expected an object");
 	while (pskd_jscan_member(&l.j, &l.key)) {
@@ -1270,7 +1380,13 @@ pskd_hf_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 		if (hf->added[i].normalized)
 			hf->anynormalized = 1;
 	}
-	hf->metacut = metacut(hf);
+	cuts(hf);
+	for (b = 0; b < PSKD_HF_CHARS; b++) {
+		unsigned char u[4];
+
+		hf->charid[b] = pskd_ranks_find(&hf->vocab, u,
+		    pskd_utf8_encode(b, u));
+	}
 	pskd_buf_free(&l.s);
 	pskd_buf_free(&l.key);
 	return 0;

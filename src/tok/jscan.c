@@ -1,8 +1,8 @@
 /*
  * jscan.c - walk a JSON document in place (jscan.h).  RFC 8259: objects,
- * arrays, strings with every escape, numbers, true, false, null; the text
- * must be UTF-8 (checked by the caller) and strings may not hold control
- * characters.
+ * arrays, strings with every escape, numbers, true, false, null; strings
+ * must be UTF-8 and hold no control characters (outside strings JSON is
+ * ASCII, which the walk checks).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -182,21 +182,52 @@ unicode_escape(struct pskd_jscan *j, struct pskd_buf *out)
 	return 1;
 }
 
+/* The end of a run of plain string bytes from p: UTF-8, no '"', '\\' or
+ * control character; NULL at an ill-formed UTF-8 sequence. */
+static const unsigned char *
+plain(const unsigned char *p, const unsigned char *end)
+{
+	uint32_t cp;
+	size_t k;
+
+	while (p < end) {
+		if (*p < 0x80) {
+			if (*p == '"' || *p == '\\' || *p < 0x20)
+				break;
+			p++;
+			continue;
+		}
+		if ((k = pskd_utf8_decode(p, (size_t)(end - p), &cp)) == 0)
+			return NULL;
+		p += k;
+	}
+	return p;
+}
+
 int
-pskd_jscan_string(struct pskd_jscan *j, struct pskd_buf *out)
+pskd_jscan_str(struct pskd_jscan *j, const unsigned char **s, size_t *n,
+    struct pskd_buf *scratch)
 {
 	const unsigned char *q;
 	unsigned char c;
 
 	if (pskd_jscan_peek(j) != '"')
 		return j->err ? 0 : pskd_jscan_fail(j, "expected a string");
-	out->len = 0;
 	j->p++;
+	if ((q = plain(j->p, j->end)) == NULL)
+		return pskd_jscan_fail(j, "invalid UTF-8 in a string");
+	if (q < j->end && *q == '"') {
+		/* No escape: the text in place. */
+		*s = j->p;
+		*n = (size_t)(q - j->p);
+		j->p = q + 1;
+		return 1;
+	}
+	scratch->len = 0;
 	for (;;) {
-		for (q = j->p; q < j->end && *q != '"' && *q != '\\' &&
-		    *q >= 0x20; q++)
-			;
-		pskd_buf_add(out, j->p, (size_t)(q - j->p));
+		if ((q = plain(j->p, j->end)) == NULL)
+			return pskd_jscan_fail(j, "invalid UTF-8 in a string");
+		pskd_buf_add(scratch, j->p, (size_t)(q - j->p));
 		j->p = q;
 		if (q == j->end)
 			return pskd_jscan_fail(j, "unterminated string");
@@ -217,16 +248,33 @@ pskd_jscan_string(struct pskd_jscan *j, struct pskd_buf *out)
 		case 't': c = '\t'; break;
 		case 'u':
 			j->p++;
-			if (!unicode_escape(j, out))
+			if (!unicode_escape(j, scratch))
 				return 0;
 			continue;
 		default:
 			return pskd_jscan_fail(j, "bad escape in a string");
 		}
-		pskd_buf_addc(out, c);
+		pskd_buf_addc(scratch, c);
 		j->p += 2;
 	}
 	j->p++;
+	*s = scratch->p;
+	*n = scratch->len;
+	return 1;
+}
+
+int
+pskd_jscan_string(struct pskd_jscan *j, struct pskd_buf *out)
+{
+	const unsigned char *s;
+	size_t n;
+
+	if (!pskd_jscan_str(j, &s, &n, out))
+		return 0;
+	if (s != out->p) {
+		out->len = 0;
+		pskd_buf_add(out, s, n);
+	}
 	pskd_buf_reserve(out, 1);
 	out->p[out->len] = '\0';
 	return 1;
@@ -320,6 +368,28 @@ pskd_jscan_null(struct pskd_jscan *j)
 	return word(j, "null");
 }
 
+/*
+ * A string skipped: to its closing quote, over escapes; neither decoded
+ * nor checked (a value a reader wants it reads, and that checks it).
+ */
+static int
+skip_string(struct pskd_jscan *j)
+{
+	const unsigned char *q = j->p + 1;
+
+	for (;;) {
+		while (q < j->end && *q != '"' && *q != '\\')
+			q++;
+		if (q >= j->end)
+			return pskd_jscan_fail(j, "unterminated string");
+		if (*q == '"')
+			break;
+		q += 2;
+	}
+	j->p = q + 1;
+	return 1;
+}
+
 int
 pskd_jscan_skip(struct pskd_jscan *j)
 {
@@ -331,7 +401,7 @@ pskd_jscan_skip(struct pskd_jscan *j)
 		switch (pskd_jscan_peek(j)) {
 		case '{': ok = pskd_jscan_object(j); break;
 		case '[': ok = pskd_jscan_array(j); break;
-		case '"': ok = pskd_jscan_string(j, &scratch); break;
+		case '"': ok = skip_string(j); break;
 		case PSKD_J_NUMBER:
 			if ((e = number_end(j->p, j->end)) == NULL)
 				ok = pskd_jscan_fail(j, "malformed number");

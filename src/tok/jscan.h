@@ -56,6 +56,12 @@ int	pskd_jscan_next(struct pskd_jscan *j);
  * it not counted): 1, or 0 if the next value is not a string.
  */
 int	pskd_jscan_string(struct pskd_jscan *j, struct pskd_buf *out);
+/*
+ * The same without a copy where the string has no escape: *s, *n its
+ * text in the document, else decoded into scratch (no NUL after it).
+ */
+int	pskd_jscan_str(struct pskd_jscan *j, const unsigned char **s,
+	    size_t *n, struct pskd_buf *scratch);
 /* A whole number in [min, max]: 1, or 0 (not one, or out of range). */
 int	pskd_jscan_int(struct pskd_jscan *j, int64_t min, int64_t max,
 	    int64_t *v);
@@ -63,7 +69,10 @@ int	pskd_jscan_int(struct pskd_jscan *j, int64_t min, int64_t max,
 int	pskd_jscan_bool(struct pskd_jscan *j, int *v);
 /* null: 1, or 0 (and nothing read) if the next value is not null. */
 int	pskd_jscan_null(struct pskd_jscan *j);
-/* Skip the next value, whatever it is: 1, or 0 on an error. */
+/*
+ * Skip the next value, whatever it is: 1, or 0 on an error (its strings
+ * are not decoded nor checked: what is read is).
+ */
 int	pskd_jscan_skip(struct pskd_jscan *j);
 /* After the document: only white space may follow.  1, or 0. */
 int	pskd_jscan_end(struct pskd_jscan *j);

@@ -77,8 +77,8 @@ load_file(struct pskd_hf *hf, const char *path)
 	    fstat(fd, &st) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
 	if (S_ISREG(st.st_mode) && st.st_size > 0)
-		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
-		    0);
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE |
+		    MAP_POPULATE, fd, 0);
 	if (p != MAP_FAILED) {
 		close(fd);
 		pskd_hf_load(hf, path, p, (size_t)st.st_size, 1);
@@ -146,8 +146,8 @@ hf_load(struct pskd_vocab *v, const char *path, const char *encoding)
 	atrie_build(&h->added[0], hf, 0);
 	atrie_build(&h->added[1], hf, 1);
 	if (hf->bytelevel)
-		pskd_bpe_init_hf(&h->bpe, &hf->vocab, h->fast, &hf->merges,
-		    hf->ignore_merges);
+		pskd_bpe_init_hf(&h->bpe, &hf->vocab, h->fast, hf->mstart,
+		    hf->mleft, hf->mrank, hf->ignore_merges);
 	else
 		h->words = pskd_hf_words_new(hf);
 }
@@ -358,7 +358,7 @@ model(struct hf_vocab *h, const unsigned char *s, size_t n,
 {
 	static const unsigned char bar[3] = { 0xe2, 0x96, 0x81 };
 	uint32_t tmp[64];
-	size_t i, start, m;
+	size_t i, start, m, k, at[PSKD_HF_BATCH + 1];
 
 	if (n == 0)
 		return;
@@ -374,19 +374,30 @@ model(struct hf_vocab *h, const unsigned char *s, size_t n,
 		out->n += m;
 		return;
 	}
-	if (!h->hf.metacut) {
-		pskd_hf_word(h->words, s, n, out);
-		return;
-	}
-	/* No token holds a ▁ after another character: cut before those. */
-	for (start = 0, i = 1; i + 3 <= n; i++)
-		if (memcmp(s + i, bar, 3) == 0 && !(i >= 3 &&
+	/* Cut where no merge can join across (hfload.c's cuts()). */
+	at[0] = 0;
+	for (k = 0, start = 0, i = 0; i < n; i++) {
+		if (s[i] < 128 && h->hf.alone[s[i]]) {
+			if (i > start)
+				at[++k] = i;
+			at[++k] = i + 1;
+			start = i + 1;
+		} else if (h->hf.metacut && i > start && i + 3 <= n &&
+		    memcmp(s + i, bar, 3) == 0 && !(i >= 3 &&
 		    memcmp(s + i - 3, bar, 3) == 0)) {
-			pskd_hf_word(h->words, s + start, i - start, out);
+			at[++k] = i;
 			start = i;
 			i += 2;
 		}
-	pskd_hf_word(h->words, s + start, n - start, out);
+		if (k >= PSKD_HF_BATCH - 1) {
+			pskd_hf_word_batch(h->words, s, at, k, out);
+			at[0] = at[k];
+			k = 0;
+		}
+	}
+	if (start < n)
+		at[++k] = n;
+	pskd_hf_word_batch(h->words, s, at, k, out);
 }
 
 /* A text between added tokens: normalized, split, each piece modelled. */

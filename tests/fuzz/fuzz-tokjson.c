@@ -55,8 +55,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pskd_hf_normalize(&hf, data, n, &norm);
 	pskd_hf_pretokenize(&hf, norm.p, norm.len, 1, &pieces);
 	if (hf.bytelevel) {
-		pskd_bpe_init_hf(&e, &hf.vocab, -1, &hf.merges,
-		    hf.ignore_merges);
+		pskd_bpe_init_hf(&e, &hf.vocab, -1, hf.mstart, hf.mleft,
+		    hf.mrank, hf.ignore_merges);
 		for (i = 0; i < pieces.n; i++) {
 			pskd_ids_reserve(&ids, pieces.v[i].len + 8);
 			ids.n += pskd_bpe_piece(&e, pieces.buf.p +
