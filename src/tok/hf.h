@@ -56,7 +56,7 @@ enum { HF_N_NFC, HF_N_NFD, HF_N_NFKC, HF_N_NFKD, HF_N_LOWER, HF_N_STRIP,
 struct pskd_hf_norm {
 	int		 type;
 	int		 left, right;	/* Strip */
-	char		*a;		/* Prepend's text; Replace's pattern */
+	char		*a;		/* Prepend's text; Replace's string */
 	size_t		 alen;
 	char		*b;		/* Replace's content */
 	size_t		 blen;
@@ -153,7 +153,7 @@ struct pskd_hf {
 	size_t		 ndec;
 	struct pskd_hf_added *added;
 	size_t		 nadded;
-	int		 anynormalized;	/* an added token with normalized */
+	int		 anynormalized;	/* added tokens with normalized */
 	uint32_t	*bos, *eos;	/* the post-processor's, around a text */
 	size_t		 nbos, neos;
 	uint64_t	 nvocab;	/* V */

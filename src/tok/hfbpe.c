@@ -279,9 +279,9 @@ pskd_hf_words_new(const struct pskd_hf *hf)
 static void
 room(struct pskd_hf_words *w, size_t k, size_t n)
 {
-	if (k + n <= w->cap)
+	if (k + n + 1 <= w->cap)
 		return;
-	w->cap = (k + n) * 2;
+	w->cap = (k + n + 1) * 2;
 	w->ids = pskd_xreallocarray(w->ids, w->cap, sizeof(*w->ids));
 }
 
@@ -296,8 +296,10 @@ symbols(struct pskd_hf_words *w, const unsigned char *s, size_t n)
 
 	for (i = 0; i < n; i += cl) {
 		cl = pskd_utf8_decode(s + i, n - i, &id);
-		if (cl == 0)
+		if (cl == 0) {
 			cl = 1;
+			id = PSKD_HF_CHARS;	/* not a character: by its byte */
+		}
 		c = s + i;
 		clen = cl;
 		if ((i > 0 && hf->prefixlen) || (i + cl == n && hf->suffixlen)) {

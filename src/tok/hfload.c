@@ -145,7 +145,7 @@ type_of(struct ld *l)
 
 /* A Replace or Split pattern: {"String": s} or {"Regex": r}. */
 static struct pskd_hf_regex *
-pattern(struct ld *l, int regex_ok)
+pattern(struct ld *l, int regex_ok, char **lit, size_t *litlen)
 {
 	struct pskd_hf_regex *re;
 	char err[256], *p;
@@ -162,7 +162,11 @@ pattern(struct ld *l, int regex_ok)
 	p = string(l, &n);
 	if ((re = pskd_hf_regex_new(p, n, literal, err, sizeof(err))) == NULL)
 		die(l, pskd_xstrdup(err));
-	free(p);
+	if (literal && n > 0) {
+		*lit = p;	/* a string: found without the regex */
+		*litlen = n;
+	} else
+		free(p);
 	if (pskd_jscan_member(&l->j, &l->key))
 		die(l, "expected one of String and Regex");
 	check(l);
@@ -270,7 +274,7 @@ normalizer(struct ld *l, struct pskd_hf *hf)
 		else if (z.type == HF_N_PREPEND && key_is(l, "prepend"))
 			z.a = string(l, &z.alen);
 		else if (z.type == HF_N_REPLACE && key_is(l, "pattern"))
-			z.re = pattern(l, 1);
+			z.re = pattern(l, 1, &z.a, &z.alen);
 		else if (z.type == HF_N_REPLACE && key_is(l, "content"))
 			z.b = string(l, &z.blen);
 		else if (!pskd_jscan_skip(&l->j))
@@ -1378,7 +1382,17 @@ pskd_hf_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 		if (hf->added[i].id >= hf->nvocab)
 			hf->nvocab = (uint64_t)hf->added[i].id + 1;
 		if (hf->added[i].normalized)
-			hf->anynormalized = 1;
+			hf->anynormalized++;
+	}
+	/*
+	 * Without a normalizer the normalized text is the text: when all
+	 * added tokens are normalized (GPT-2's), matching them on the text
+	 * is the same, and the fast way stays open.
+	 */
+	if (hf->nnorm == 0 && hf->anynormalized == (int)hf->nadded) {
+		for (i = 0; i < hf->nadded; i++)
+			hf->added[i].normalized = 0;
+		hf->anynormalized = 0;
 	}
 	cuts(hf);
 	for (b = 0; b < PSKD_HF_CHARS; b++) {

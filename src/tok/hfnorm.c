@@ -6,6 +6,7 @@
  * Prepend (before a text that is not empty), Replace (a string or a
  * regular expression, every match left to right).
  */
+#define _GNU_SOURCE		/* memmem */
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,8 +112,19 @@ replace(const struct pskd_hf_norm *r, const unsigned char *s, size_t n,
     struct pskd_buf *out)
 {
 	static size_t *m, cap;
+	const unsigned char *q;
 	size_t k, i, pos = 0;
 
+	if (r->a != NULL) {
+		/* A string: its occurrences, left to right. */
+		while ((q = memmem(s + pos, n - pos, r->a, r->alen)) != NULL) {
+			pskd_buf_add(out, s + pos, (size_t)(q - s) - pos);
+			pskd_buf_add(out, r->b, r->blen);
+			pos = (size_t)(q - s) + r->alen;
+		}
+		pskd_buf_add(out, s + pos, n - pos);
+		return;
+	}
 	k = pskd_hf_regex_all(r->re, s, n, &m, &cap);
 	for (i = 0; i < k; i++) {
 		pskd_buf_add(out, s + pos, m[2 * i] - pos);
@@ -126,7 +138,7 @@ void
 pskd_hf_normalize(const struct pskd_hf *hf, const unsigned char *s, size_t n,
     struct pskd_buf *out)
 {
-	struct pskd_buf tmp[2] = { { 0 }, { 0 } };
+	static struct pskd_buf tmp[2];
 	const struct pskd_hf_norm *z;
 	struct pskd_buf *dst;
 	size_t i;
@@ -177,6 +189,4 @@ pskd_hf_normalize(const struct pskd_hf *hf, const unsigned char *s, size_t n,
 		n = dst->len;
 		w ^= 1;
 	}
-	pskd_buf_free(&tmp[0]);
-	pskd_buf_free(&tmp[1]);
 }

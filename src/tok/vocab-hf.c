@@ -432,7 +432,9 @@ segment(struct hf_vocab *h, const unsigned char *s, size_t n, int first,
 			a = b = n;
 			w = (size_t)-1;
 		}
-		if (a > pos) {
+		if (a > pos && hf->npre == 0) {
+			model(h, s + pos, a - pos, out);	/* one piece */
+		} else if (a > pos) {
 			pskd_hf_pretokenize(hf, s + pos, a - pos,
 			    first && pos == 0, &h->pieces);
 			for (i = 0; i < h->pieces.n; i++)
