@@ -8,6 +8,8 @@
 .SUFFIXES:
 .SECONDARY:
 .DELETE_ON_ERROR:
+# The families' .mk files are included before `all` is defined.
+.DEFAULT_GOAL := all
 
 VERSION = 0.1.0
 
@@ -119,8 +121,10 @@ asan: deps
 	    $(MAKE) --no-print-directory O=build/asan B=build/asan/bin \
 	    CFLAGS="$(SANFLAGS) -fsanitize=address" \
 	    LDFLAGS="-fsanitize=address" check-run
+# halt_on_error: a report (a NULL memcpy of 0 bytes too) fails the suite.
 ubsan: deps
-	@$(MAKE) --no-print-directory O=build/ubsan B=build/ubsan/bin \
+	@UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	    $(MAKE) --no-print-directory O=build/ubsan B=build/ubsan/bin \
 	    CFLAGS="$(SANFLAGS) -fsanitize=undefined -fno-sanitize-recover=all" \
 	    LDFLAGS="-fsanitize=undefined" check-run
 
@@ -141,8 +145,13 @@ fuzz: deps
 bench: all
 	@PSKD_BIN=$(CURDIR)/$(B) BENCH="$(BENCH)" sh tests/bench/run
 
+# Both formatters a reader may have: mandoc, and groff (man -l on most
+# systems); any warning fails.
 lint:
 	mandoc -Tlint -Wwarning $(MANPAGES)
+	@for m in $(MANPAGES); do \
+	    w=$$(groff -k -Tutf8 -mandoc -ww -z $$m 2>&1); \
+	    [ -z "$$w" ] || { echo "$$w"; exit 1; }; done
 
 # ---- install ----------------------------------------------------------------
 
@@ -153,6 +162,7 @@ install: all
 	    s=$${m##*.}; mkdir -p $(DESTDIR)$(MANDIR)/man$$s; \
 	    cp $$m $(DESTDIR)$(MANDIR)/man$$s/; done
 	cp src/python/pskd.py $(DESTDIR)$(PYDIR)/
+	mkdir -p $(DESTDIR)$(DATADIR) && cp share/pskd.mk $(DESTDIR)$(DATADIR)/
 	if [ -d vocab ]; then mkdir -p $(DESTDIR)$(DATADIR) && \
 	    cp vocab/*.tiktoken $(DESTDIR)$(DATADIR)/ 2>/dev/null; true; fi
 
@@ -161,6 +171,7 @@ uninstall:
 	for m in $(MANPAGES); do \
 	    rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
 	rm -f $(DESTDIR)$(PYDIR)/pskd.py
+	rm -f $(DESTDIR)$(DATADIR)/pskd.mk
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:

@@ -13,6 +13,8 @@
 
 static const char usage_text[] = "pskd-info [-s] [-n count | all] [file]";
 
+enum { OPT_HELP = 256, OPT_VERSION };
+
 static struct pskd_writer out;
 static struct pskd_buf line;
 static struct pskd_error perr;
@@ -84,9 +86,17 @@ print_header(const struct pskd_header *h)
 	}
 }
 
+/* Sample i, checked against its type's bounds (E9004) before it is shown. */
 static void
-print_sample(const struct pskd_type *t, const unsigned char *s)
+print_sample(const struct pskd_type *t, const unsigned char *s, uint64_t i)
 {
+	uint64_t bad;
+
+	if (pskd_samples_check(t, s, 1, &bad, &perr) == -1) {
+		pskd_writer_flush(&out);
+		pskd_error_prefix(&perr, "sample %llu", (unsigned long long)i);
+		pskd_errx(PSKD_EXIT_DATA, "%s: %s", inname, perr.msg);
+	}
 	line.len = 0;
 	pskd_sample_format(&line, t, s);
 	pskd_buf_addc(&line, '\n');
@@ -100,6 +110,7 @@ info_file(const char *path, int samples_only, uint64_t n)
 	struct pskd_file f;
 	uint64_t i;
 
+	inname = path;
 	if (pskd_file_open(&f, path, &perr) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s: %s", path, perr.msg);
 	if (!samples_only)
@@ -111,7 +122,7 @@ info_file(const char *path, int samples_only, uint64_t n)
 	if (!samples_only && n > 0)
 		pskd_writer_puts(&out, "samples:\n");
 	for (i = 0; i < n && !out.error; i++)
-		print_sample(&f.h.type, pskd_file_sample(&f, i));
+		print_sample(&f.h.type, pskd_file_sample(&f, i), i);
 	pskd_file_close(&f);
 }
 
@@ -150,7 +161,7 @@ info_stream(const char *path, int samples_only, uint64_t n)
 			    (unsigned long long)i);
 		if (i == 0 && !samples_only)
 			pskd_writer_puts(&out, "samples:\n");
-		print_sample(&h.type, p);
+		print_sample(&h.type, p, i);
 		pskd_reader_skip(&r, ss);
 	}
 	pskd_header_free(&h);
@@ -163,16 +174,15 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "samples", required_argument, NULL, 'n' },
 		{ "samples-only", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct stat st;
 	uint64_t n = 10;
-	char *end;
 	int c, samples_only = 0;
 
-	pskd_setprogname(argv[0]);
+	pskd_init(argv, usage_text);
 	while ((c = getopt_long(argc, argv, "n:s", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
@@ -180,25 +190,18 @@ main(int argc, char **argv)
 				n = UINT64_MAX;
 				break;
 			}
-			errno = 0;
-			n = strtoull(optarg, &end, 10);
-			if (*optarg < '0' || *optarg > '9' || *end != '\0' ||
-			    errno != 0) {
-				pskd_warnx("-n: '%s' is not a count or 'all'",
-				    optarg);
-				pskd_usage_error(usage_text);
-			}
+			n = pskd_optnum("-n", optarg, 0, UINT64_MAX, 0);
 			break;
 		case 's': samples_only = 1; break;
-		case 'h': usage(); break;
-		case 'V': puts("pskd-info " PSKD_VERSION); return 0;
-		default: pskd_usage_error(usage_text);
+		case OPT_HELP: usage(); break;
+		case OPT_VERSION: puts("pskd-info " PSKD_VERSION); return 0;
+		default: pskd_usage_error(NULL);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc > 1)
-		pskd_usage_error(usage_text);
+		pskd_usage_error(NULL);
 
 	pskd_writer_init(&out, 1, "<stdout>");
 	if (argc == 1 && strcmp(argv[0], "-") != 0 &&

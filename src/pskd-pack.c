@@ -14,22 +14,27 @@
 static const char usage_text[] =
     "pskd-pack [-e encodings] [-o file] [-t type] [file ...]";
 
+enum { OPT_HELP = 256, OPT_VERSION };
+
 static struct {
 	const char	*encodings;	/* -e */
 	const char	*output;	/* -o */
 	const char	*type;		/* -t */
-} opt;
+} opt = {
+	.encodings = NULL,
+	.output = NULL,
+	.type = NULL,
+};
 
 static const char *inname;
 static struct pskd_error perr;
 
+/* The output failed (a full disk): say so, not that the input is short. */
 static _Noreturn void
-fail_at(uint64_t line, const char *what)
+output_failed(const struct pskd_writer *w)
 {
-	if (line > 0)
-		pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", inname,
-		    (unsigned long long)line, what);
-	pskd_errx(PSKD_EXIT_DATA, "%s: %s", inname, what);
+	errno = w->error;
+	pskd_err(PSKD_EXIT_DATA, "%s", w->name);
 }
 
 static void
@@ -68,7 +73,7 @@ same_type(const struct pskd_type *t, const struct pskd_type *to,
 	if (strcmp(a, b) != 0) {
 		snprintf(perr.msg, sizeof(perr.msg), "E%d: the stream's type "
 		    "%s is not %s %s", PSKD_E_MISMATCH, a, whence, b);
-		fail_at(0, perr.msg);
+		pskd_fail_at(inname, 0, "%s", perr.msg);
 	}
 	free(a);
 	free(b);
@@ -110,10 +115,10 @@ static void
 read_header(struct pskd_reader *r, struct pskd_header *h)
 {
 	if (pskd_header_read(h, r, &perr) == -1)
-		fail_at(0, perr.msg);
+		pskd_fail_at(inname, 0, "%s", perr.msg);
 	if (h->type.params)
-		fail_at(0, "E9001: type not closed: a params type has no "
-		    "layout to pack");
+		pskd_fail_at(inname, 0, "E9001: type not closed: a params "
+		    "type has no layout to pack");
 }
 
 /* Text samples, one a line. */
@@ -132,7 +137,7 @@ pack_text(struct pskd_reader *r, struct pskd_sink *out, struct pskd_type *t)
 		if (pskd_sample_parse(t, line, len, sample, &perr) == -1) {
 			pskd_error_prefix(&perr, "sample %llu",
 			    (unsigned long long)(out->count - base));
-			fail_at(r->lineno, perr.msg);
+			pskd_fail_at(inname, r->lineno, "%s", perr.msg);
 		}
 		pskd_sink_sample(out, sample, (size_t)t->sample_size);
 		if (out->w.error)
@@ -191,7 +196,7 @@ recode(const struct pskd_type *in, const struct pskd_type *to,
 					    (unsigned long long)(first + k), i,
 					    (unsigned long long)j, num,
 					    pskd_enc_name(b->enc));
-					fail_at(0, msg);
+					pskd_fail_at(inname, 0, "%s", msg);
 				}
 			}
 		}
@@ -231,19 +236,19 @@ pack_stream(struct pskd_reader *r, struct pskd_sink *out,
 			snprintf(perr.msg, sizeof(perr.msg), "E%d: truncated "
 			    "at sample %llu (%zd of %zu bytes)", PSKD_E_TRUNC,
 			    (unsigned long long)(out->count - base), got, ss);
-			fail_at(0, perr.msg);
+			pskd_fail_at(inname, 0, "%s", perr.msg);
 		}
 		if (h->count != PSKD_COUNT_STREAM &&
 		    out->count - base + n > h->count) {
 			snprintf(perr.msg, sizeof(perr.msg), "E%d: data after "
 			    "the last of %llu samples", PSKD_E_MAGIC,
 			    (unsigned long long)h->count);
-			fail_at(0, perr.msg);
+			pskd_fail_at(inname, 0, "%s", perr.msg);
 		}
 		if (pskd_samples_check(t, p, n, &bad, &perr) == -1) {
 			pskd_error_prefix(&perr, "sample %llu",
 			    (unsigned long long)(out->count - base + bad));
-			fail_at(0, perr.msg);
+			pskd_fail_at(inname, 0, "%s", perr.msg);
 		}
 		if (same)
 			pskd_sink_samples(out, p, (size_t)n * ss, n);
@@ -254,14 +259,14 @@ pack_stream(struct pskd_reader *r, struct pskd_sink *out,
 		}
 		pskd_reader_skip(r, (size_t)n * ss);
 		if (out->w.error)
-			break;
+			output_failed(&out->w);
 	}
 	if (h->count != PSKD_COUNT_STREAM && out->count - base < h->count) {
 		snprintf(perr.msg, sizeof(perr.msg), "E%d: truncated at sample "
 		    "%llu (%llu samples declared)", PSKD_E_TRUNC,
 		    (unsigned long long)(out->count - base),
 		    (unsigned long long)h->count);
-		fail_at(0, perr.msg);
+		pskd_fail_at(inname, 0, "%s", perr.msg);
 	}
 	free(conv);
 }
@@ -273,35 +278,34 @@ main(int argc, char **argv)
 		{ "encodings", required_argument, NULL, 'e' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "type", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct pskd_reader r;
-	struct pskd_outfile of;
+	struct pskd_output o;
 	struct pskd_sink out;
 	struct pskd_header h;
 	struct pskd_type to;
 	const unsigned char *p;
-	const char *outname = "<stdout>";
 	ssize_t got;
-	int c, i, fd = 1, binary;
+	int c, i, binary;
 
-	pskd_setprogname(argv[0]);
+	pskd_init(argv, usage_text);
 	while ((c = getopt_long(argc, argv, "e:o:t:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': opt.encodings = optarg; break;
 		case 'o': opt.output = optarg; break;
 		case 't': opt.type = optarg; break;
-		case 'h': usage(); break;
-		case 'V': puts("pskd-pack " PSKD_VERSION); return 0;
-		default: pskd_usage_error(usage_text);
+		case OPT_HELP: usage(); break;
+		case OPT_VERSION: puts("pskd-pack " PSKD_VERSION); return 0;
+		default: pskd_usage_error(NULL);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (opt.output == NULL)
-		pskd_refuse_tty(1, outname);
+		pskd_refuse_tty(1, "<stdout>");
 
 	open_input(&r, argc ? argv[0] : NULL);
 	got = pskd_reader_peek(&r, 4, &p);
@@ -314,21 +318,17 @@ main(int argc, char **argv)
 	} else {
 		if (opt.type == NULL) {
 			if (got == 0)
-				fail_at(0, "E9002: empty input: not a .psk.d "
-				    "stream, and no -t for text samples");
-			fail_at(0, "E9002: not a .psk.d stream (give -t TYPE "
-			    "for text samples)");
+				pskd_fail_at(inname, 0, "E9002: empty input: "
+				    "not a .psk.d stream, and no -t for text "
+				    "samples");
+			pskd_fail_at(inname, 0, "E9002: not a .psk.d stream "
+			    "(give -t TYPE for text samples)");
 		}
 		parse_type(&to, opt.type);
 	}
 
-	if (opt.output != NULL) {
-		if (pskd_outfile_open(&of, opt.output) == -1)
-			pskd_err(PSKD_EXIT_DATA, "%s", opt.output);
-		fd = of.fd;
-		outname = opt.output;
-	}
-	pskd_sink_init(&out, fd, outname, &to, PSKD_COUNT_STREAM);
+	pskd_output_open(&o, opt.output, 1);
+	pskd_sink_init(&out, o.fd, o.name, &to, PSKD_COUNT_STREAM);
 	for (i = 0;;) {
 		if (binary) {
 			pack_stream(&r, &out, &h, &to);
@@ -336,7 +336,9 @@ main(int argc, char **argv)
 		} else
 			pack_text(&r, &out, &to);
 		pskd_reader_close(&r);
-		if (++i >= argc || out.w.error)
+		if (out.w.error)
+			output_failed(&out.w);
+		if (++i >= argc)
 			break;
 		/* The next operand: the same kind, the same type. */
 		open_input(&r, argv[i]);
@@ -347,15 +349,11 @@ main(int argc, char **argv)
 			read_header(&r, &h);
 			same_type(&h.type, &to, "the first input's");
 		} else if (got >= 4 && memcmp(p, PSKD_MAGIC, 4) == 0)
-			fail_at(0, "E9005: a .psk.d stream after text samples");
+			pskd_fail_at(inname, 0, "E9005: a .psk.d stream after "
+			    "text samples");
 	}
 	if (pskd_sink_finish(&out) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", outname);
-	if (opt.output != NULL) {
-		free(out.w.buf);
-		if (pskd_outfile_commit(&of) == -1)
-			pskd_err(PSKD_EXIT_DATA, "%s", opt.output);
-	} else
-		pskd_writer_finish(&out.w);
+		pskd_err(PSKD_EXIT_DATA, "%s", o.name);
+	pskd_output_close(&o, &out.w);
 	return 0;
 }

@@ -17,10 +17,10 @@
 #include "batch/perm.h"
 
 static const char usage_text[] =
-    "pskd-shuffle [-i] [-B batch] [-e epoch] [-n count] [-s seed]\n"
+    "pskd-shuffle [-i] [-B batch] [-e epoch] [-n count] [-o file] [-s seed]\n"
     "                    [--rank rank --world world] [--start pos] file";
 
-enum { OPT_RANK = 256, OPT_WORLD, OPT_START };
+enum { OPT_RANK = 256, OPT_WORLD, OPT_START, OPT_HELP, OPT_VERSION };
 
 static struct {
 	uint64_t	 batch;		/* -B; 0: no batches */
@@ -28,11 +28,29 @@ static struct {
 	int		 indices;	/* -i */
 	uint64_t	 take;		/* -n */
 	int		 take_set;
+	const char	*output;	/* -o */
 	uint64_t	 seed;		/* -s */
 	uint64_t	 rank;		/* --rank */
 	uint64_t	 world;		/* --world */
 	uint64_t	 start;		/* --start */
-} opt = { 0, 1, 0, 0, 0, 0, 0, 1, 0 };
+} opt = {
+	.batch = 0,
+	.epoch = 1,
+	.indices = 0,
+	.take = 0,
+	.take_set = 0,
+	.output = NULL,
+	.seed = 0,
+	.rank = 0,
+	.world = 1,
+	.start = 0,
+};
+
+static uint64_t
+num(const char *name, const char *s, uint64_t min)
+{
+	return pskd_optnum(name, s, min, UINT64_MAX, 0);
+}
 
 static void
 usage(void)
@@ -42,6 +60,7 @@ usage(void)
 	    "  -e, --epoch E        the epoch, from 1 (default 1)\n"
 	    "  -i, --indices        print the sample indices as text\n"
 	    "  -n, --take N         stop after N samples (batches with -B)\n"
+	    "  -o, --output FILE    write FILE atomically (default stdout)\n"
 	    "  -s, --seed S         the seed, 0 to 2^64-1 (default 0)\n"
 	    "      --rank R         this rank's slice, 0 to W-1 (default 0)\n"
 	    "      --world W        the number of ranks (default 1)\n"
@@ -49,27 +68,6 @@ usage(void)
 	    "      --help           this text\n"
 	    "      --version        the version\n");
 	exit(0);
-}
-
-static uint64_t
-number(const char *name, const char *s, uint64_t min)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end != '\0' || errno != 0) {
-		pskd_warnx("%s: '%s' is not a number from 0 to 2^64-1", name,
-		    s);
-		pskd_usage_error(usage_text);
-	}
-	if (v < min) {
-		pskd_warnx("%s: must be at least %llu", name,
-		    (unsigned long long)min);
-		pskd_usage_error(usage_text);
-	}
-	return v;
 }
 
 /*
@@ -100,18 +98,18 @@ next_sample(void)
 }
 
 static void
-print_indices(uint64_t nout, uint64_t per)
+print_indices(struct pskd_output *o, uint64_t nout, uint64_t per)
 {
 	struct pskd_writer w;
 	uint64_t k, b;
 
-	pskd_writer_init(&w, 1, "<stdout>");
+	pskd_writer_init(&w, o->fd, o->name);
 	for (k = 0; k < nout && !w.error; k++)
 		for (b = 0; b < per; b++) {
 			pskd_writer_u64(&w, next_sample());
 			pskd_writer_putc(&w, b + 1 < per ? ' ' : '\n');
 		}
-	pskd_writer_finish(&w);
+	pskd_output_close(o, &w);
 }
 
 /*
@@ -205,8 +203,27 @@ copy_out(struct pskd_writer *w, int fd, const char *name, uint64_t off,
 	}
 }
 
+/*
+ * Every sample that goes out is checked against its type's bounds (E9004):
+ * the file may come from anywhere.  Read through the map, in the order of
+ * the permutation.
+ */
 static void
-write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
+check_sample(const struct pskd_file *f, uint64_t i)
+{
+	struct pskd_error e;
+	uint64_t bad;
+
+	if (pskd_samples_check(&f->h.type, pskd_file_sample(f, i), 1, &bad,
+	    &e) == 0)
+		return;
+	pskd_error_prefix(&e, "sample %llu", (unsigned long long)i);
+	pskd_errx(PSKD_EXIT_DATA, "%s: %s", f->name, e.msg);
+}
+
+static void
+write_samples(struct pskd_output *o, const struct pskd_file *f, uint64_t nout,
+    uint64_t per)
 {
 	const struct pskd_type *t = &f->h.type;
 	struct pskd_type bt;
@@ -221,14 +238,16 @@ write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
 
 	if ((fd = open(f->name, O_RDONLY | O_CLOEXEC)) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", f->name);
-	if (fstat(1, &st) == -1 || !S_ISFIFO(st.st_mode))
+	if (fstat(o->fd, &st) == -1 || !S_ISFIFO(st.st_mode))
 		splice_ok = 0;
 
 	if (opt.batch == 0) {
-		pskd_sink_init(&out, 1, "<stdout>", t, nout);
+		pskd_sink_init(&out, o->fd, o->name, t, nout);
 		for (k = 0; k < nout && !out.w.error; k++) {
-			copy_out(&out.w, fd, f->name, data + next_sample() * ss,
-			    ss);
+			uint64_t j = next_sample();
+
+			check_sample(f, j);
+			copy_out(&out.w, fd, f->name, data + j * ss, ss);
 			out.count++;
 		}
 	} else {
@@ -241,7 +260,7 @@ write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
 			pskd_errx(PSKD_EXIT_DATA, "%s: %s", f->name, perr.msg);
 		free(list);
 		free(text);
-		pskd_sink_init(&out, 1, "<stdout>", &bt, nout);
+		pskd_sink_init(&out, o->fd, o->name, &bt, nout);
 		idx = nout == 0 ? NULL :
 		    pskd_xreallocarray(NULL, (size_t)per, sizeof(*idx));
 		/* Whole samples in one read each, when a batch fits. */
@@ -250,6 +269,7 @@ write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
 		for (k = 0; k < nout && !out.w.error; k++) {
 			for (b = 0; b < per; b++) {
 				idx[b] = next_sample();
+				check_sample(f, idx[b]);
 				if (batch != NULL)
 					read_at(fd, f->name, batch + b * ss,
 					    (size_t)ss, data + idx[b] * ss);
@@ -274,8 +294,8 @@ write_samples(const struct pskd_file *f, uint64_t nout, uint64_t per)
 	}
 	close(fd);
 	if (pskd_sink_finish(&out) == -1)
-		pskd_err(PSKD_EXIT_DATA, "<stdout>");
-	pskd_writer_finish(&out.w);
+		pskd_err(PSKD_EXIT_DATA, "%s", o->name);
+	pskd_output_close(o, &out.w);
 }
 
 int
@@ -286,52 +306,57 @@ main(int argc, char **argv)
 		{ "epoch", required_argument, NULL, 'e' },
 		{ "indices", no_argument, NULL, 'i' },
 		{ "take", required_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "rank", required_argument, NULL, OPT_RANK },
 		{ "world", required_argument, NULL, OPT_WORLD },
 		{ "start", required_argument, NULL, OPT_START },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct pskd_output o;
 	struct pskd_file f;
 	struct pskd_error perr;
 	struct pskd_perm p;
 	uint64_t m, avail, nout, per, rest = 0;
 	int c;
 
-	pskd_setprogname(argv[0]);
-	while ((c = getopt_long(argc, argv, "B:e:in:s:", longopts,
+	pskd_init(argv, usage_text);
+	while ((c = getopt_long(argc, argv, "B:e:in:o:s:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
-		case 'B': opt.batch = number("-B", optarg, 1); break;
-		case 'e': opt.epoch = number("-e", optarg, 1); break;
+		case 'B': opt.batch = num("-B", optarg, 1); break;
+		case 'e': opt.epoch = num("-e", optarg, 1); break;
 		case 'i': opt.indices = 1; break;
 		case 'n':
-			opt.take = number("-n", optarg, 0);
+			opt.take = num("-n", optarg, 0);
 			opt.take_set = 1;
 			break;
-		case 's': opt.seed = number("-s", optarg, 0); break;
-		case OPT_RANK: opt.rank = number("--rank", optarg, 0); break;
-		case OPT_WORLD: opt.world = number("--world", optarg, 1); break;
-		case OPT_START: opt.start = number("--start", optarg, 0); break;
-		case 'h': usage(); break;
-		case 'V': puts("pskd-shuffle " PSKD_VERSION); return 0;
-		default: pskd_usage_error(usage_text);
+		case 'o': opt.output = optarg; break;
+		case 's': opt.seed = num("-s", optarg, 0); break;
+		case OPT_RANK: opt.rank = num("--rank", optarg, 0); break;
+		case OPT_WORLD: opt.world = num("--world", optarg, 1); break;
+		case OPT_START: opt.start = num("--start", optarg, 0); break;
+		case OPT_HELP: usage(); break;
+		case OPT_VERSION: puts("pskd-shuffle " PSKD_VERSION); return 0;
+		default: pskd_usage_error(NULL);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc != 1)
-		pskd_usage_error(usage_text);
+		pskd_usage_error(NULL);
 	if (opt.rank >= opt.world) {
 		pskd_warnx("--rank %llu: must be less than --world %llu",
 		    (unsigned long long)opt.rank,
 		    (unsigned long long)opt.world);
-		pskd_usage_error(usage_text);
+		pskd_usage_error(NULL);
 	}
-	if (!opt.indices)
-		pskd_refuse_tty(1, "<stdout>");
+	if (strcmp(argv[0], "-") == 0)
+		pskd_errx(PSKD_EXIT_USAGE, "-: the order needs random access: "
+		    "give a file, not standard input (pskd-pack -o FILE "
+		    "makes one)");
 
 	if (pskd_file_open(&f, argv[0], &perr) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s: %s", argv[0], perr.msg);
@@ -354,13 +379,14 @@ main(int argc, char **argv)
 		rest = 0;
 	}
 
+	pskd_output_open(&o, opt.output, !opt.indices);
 	pskd_perm_init(&p, f.h.count, opt.seed, opt.epoch);
 	order.p = &p;
 	order.next = opt.start;
 	if (opt.indices)
-		print_indices(nout, per);
+		print_indices(&o, nout, per);
 	else
-		write_samples(&f, nout, per);
+		write_samples(&o, &f, nout, per);
 	if (rest > 0)
 		pskd_warnx("%s: dropped the short last batch (%llu of %llu "
 		    "samples)", argv[0], (unsigned long long)rest,

@@ -14,15 +14,21 @@
 #include "batch/gather.h"
 
 static const char usage_text[] =
-    "pskd-window [--single] [-s stride] -t length [file]";
+    "pskd-window [--single] [-o file] [-s stride] -t length [file]";
 
-enum { OPT_SINGLE = 256 };
+enum { OPT_SINGLE = 256, OPT_HELP, OPT_VERSION };
 
 static struct {
 	int		 single;	/* --single */
+	const char	*output;	/* -o */
 	uint64_t	 stride;	/* -s; 0: the length */
 	uint64_t	 len;		/* -t */
-} opt;
+} opt = {
+	.single = 0,
+	.output = NULL,
+	.stride = 0,
+	.len = 0,
+};
 
 static const char *inname;
 static struct pskd_error perr;
@@ -32,6 +38,7 @@ usage(void)
 {
 	printf("usage: %s\n", usage_text);
 	printf("      --single          one leaf of T+1 tokens per window\n"
+	    "  -o, --output FILE     write FILE atomically (default stdout)\n"
 	    "  -s, --stride S        tokens from one window to the next "
 	    "(default T)\n"
 	    "  -t, --length T        tokens of input (and of target) per "
@@ -39,90 +46,6 @@ usage(void)
 	    "      --help            this text\n"
 	    "      --version         the version\n");
 	exit(0);
-}
-
-static uint64_t
-number(const char *name, const char *s)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end != '\0' || errno != 0) {
-		pskd_warnx("%s: '%s' is not a number", name, s);
-		pskd_usage_error(usage_text);
-	}
-	if (v == 0) {
-		pskd_warnx("%s: must be at least 1", name);
-		pskd_usage_error(usage_text);
-	}
-	return v;
-}
-
-static _Noreturn void
-fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static _Noreturn void
-fail(const char *fmt, ...)
-{
-	char msg[600];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pskd_errx(PSKD_EXIT_DATA, "%s: %s", inname, msg);
-}
-
-/* The first token of p[0..n) at or above bound, or n. */
-static size_t
-over_bound(const unsigned char *p, size_t n, unsigned w, uint64_t bound)
-{
-	uint64_t max = 0;
-	size_t i;
-
-	/* A branch-free maximum first: the common case has no bad token. */
-	switch (w) {
-	case 1:
-		for (i = 0; i < n; i++)
-			max = p[i] > max ? p[i] : max;
-		break;
-	case 2:
-		for (i = 0; i < n; i++) {
-			uint64_t v = pskd_get_le16(p + 2 * i);
-			max = v > max ? v : max;
-		}
-		break;
-	case 4:
-		for (i = 0; i < n; i++) {
-			uint64_t v = pskd_get_le32(p + 4 * i);
-			max = v > max ? v : max;
-		}
-		break;
-	default:
-		for (i = 0; i < n; i++) {
-			uint64_t v = pskd_get_le64(p + 8 * i);
-			max = v > max ? v : max;
-		}
-		break;
-	}
-	if (max < bound)
-		return n;
-	for (i = 0; i < n; i++) {
-		uint64_t v = w == 1 ? p[i] : w == 2 ? pskd_get_le16(p + 2 * i) :
-		    w == 4 ? pskd_get_le32(p + 4 * i) : pskd_get_le64(p + 8 * i);
-		if (v >= bound)
-			break;
-	}
-	return i;
-}
-
-static uint64_t
-token_value(const unsigned char *p, unsigned w)
-{
-	return w == 1 ? p[0] : w == 2 ? pskd_get_le16(p) :
-	    w == 4 ? pskd_get_le32(p) : pskd_get_le64(p);
 }
 
 /*
@@ -137,7 +60,8 @@ cut(struct pskd_reader *r, struct pskd_sink *out, const struct pskd_leaf *tok,
 {
 	struct pskd_gather g;
 	const unsigned w = tok->width;
-	const size_t win = (size_t)(opt.len + 1) * w, step = (size_t)opt.stride * w;
+	const size_t win = (size_t)(opt.len + 1) * w;
+	const size_t step = (size_t)opt.stride * w;
 	const size_t body = (size_t)opt.len * w, want = win + (4u << 20);
 	const int check = w < 8 ? tok->bound < (uint64_t)1 << (8 * w) :
 	    tok->bound != 0;
@@ -157,21 +81,21 @@ cut(struct pskd_reader *r, struct pskd_sink *out, const struct pskd_leaf *tok,
 		    seen + avail / w > count) {
 			avail = (size_t)(count - seen) * w;
 			if ((size_t)got > avail)
-				fail("E%d: data after the last of %llu "
-				    "samples", PSKD_E_MAGIC,
+				pskd_fail_at(inname, 0, "E%d: data after the "
+				    "last of %llu samples", PSKD_E_MAGIC,
 				    (unsigned long long)count);
 		}
 		if (check && checked < avail) {
-			bad = over_bound(p + checked, (avail - checked) / w, w,
-			    tok->bound);
+			bad = (size_t)pskd_idx_over(p + checked,
+			    (avail - checked) / w, w, tok->bound);
 			if (bad < (avail - checked) / w) {
 				uint64_t k = seen + checked / w + bad;
 
-				fail("E%d: token %llu: %llu out of bound "
-				    "idx[%llu]", PSKD_E_VALUE,
+				pskd_fail_at(inname, 0, "E%d: token %llu: %llu "
+				    "out of bound idx[%llu]", PSKD_E_VALUE,
 				    (unsigned long long)k,
-				    (unsigned long long)token_value(p +
-				    checked + bad * w, w),
+				    (unsigned long long)pskd_leaf_idx(tok, p +
+				    checked + bad * w, 0),
 				    (unsigned long long)tok->bound);
 			}
 			checked = avail;
@@ -200,8 +124,9 @@ cut(struct pskd_reader *r, struct pskd_sink *out, const struct pskd_leaf *tok,
 		    (r->eof || got == 0)) {
 			/* End of input: what is left is the short tail. */
 			if ((size_t)got % w != 0)
-				fail("E%d: truncated: %zu bytes after the last "
-				    "whole token", PSKD_E_TRUNC,
+				pskd_fail_at(inname, 0, "E%d: truncated: %zu "
+				    "bytes after the last whole token",
+				    PSKD_E_TRUNC,
 				    (size_t)got % w);
 			seen += avail / w;
 			break;
@@ -214,8 +139,8 @@ cut(struct pskd_reader *r, struct pskd_sink *out, const struct pskd_leaf *tok,
 	if (out->w.error)
 		return;
 	if (count != PSKD_COUNT_STREAM && seen < count)
-		fail("E%d: truncated at sample %llu (%llu samples declared)",
-		    PSKD_E_TRUNC, (unsigned long long)seen,
+		pskd_fail_at(inname, 0, "E%d: truncated at sample %llu (%llu "
+		    "samples declared)", PSKD_E_TRUNC, (unsigned long long)seen,
 		    (unsigned long long)count);
 }
 
@@ -224,12 +149,14 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "single", no_argument, NULL, OPT_SINGLE },
+		{ "output", required_argument, NULL, 'o' },
 		{ "stride", required_argument, NULL, 's' },
 		{ "length", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct pskd_output o;
 	struct pskd_reader r;
 	struct pskd_header h;
 	struct pskd_sink out;
@@ -239,40 +166,42 @@ main(int argc, char **argv)
 	char text[128];
 	int c;
 
-	pskd_setprogname(argv[0]);
-	while ((c = getopt_long(argc, argv, "s:t:", longopts, NULL)) != -1) {
+	pskd_init(argv, usage_text);
+	/* Memory is a few windows: keep them addressable. */
+	while ((c = getopt_long(argc, argv, "o:s:t:", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SINGLE: opt.single = 1; break;
-		case 's': opt.stride = number("-s", optarg); break;
-		case 't': opt.len = number("-t", optarg); break;
-		case 'h': usage(); break;
-		case 'V': puts("pskd-window " PSKD_VERSION); return 0;
-		default: pskd_usage_error(usage_text);
+		case 'o': opt.output = optarg; break;
+		case 's':
+			opt.stride = pskd_optnum("-s", optarg, 1, 1ULL << 32,
+			    0);
+			break;
+		case 't':
+			opt.len = pskd_optnum("-t", optarg, 1, 1ULL << 32, 0);
+			break;
+		case OPT_HELP: usage(); break;
+		case OPT_VERSION: puts("pskd-window " PSKD_VERSION); return 0;
+		default: pskd_usage_error(NULL);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc > 1 || opt.len == 0)
-		pskd_usage_error(usage_text);
+		pskd_usage_error(NULL);
 	if (opt.stride == 0)
 		opt.stride = opt.len;
-	/* Memory is a few windows: keep them addressable. */
-	if (opt.len > (uint64_t)1 << 32 || opt.stride > (uint64_t)1 << 32) {
-		pskd_warnx("-t and -s: at most 4294967296 tokens");
-		pskd_usage_error(usage_text);
-	}
-	pskd_refuse_tty(1, "<stdout>");
 
 	if (pskd_reader_open(&r, argc ? argv[0] : NULL) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", argv[0]);
 	inname = r.name;
 	if (pskd_header_read(&h, &r, &perr) == -1)
-		fail("%s", perr.msg);
+		pskd_fail_at(inname, 0, "%s", perr.msg);
 	tok = h.type.leaves;
 	if (h.type.params || h.type.nleaves != 1 || tok->real ||
 	    tok->ndim != 0)
-		fail("E%d: not a token stream: type %s is not idx[V] (pipe "
-		    "pskd-tok into it)", PSKD_E_MISMATCH, h.type.text);
+		pskd_fail_at(inname, 0, "E%d: not a token stream: type %s is "
+		    "not idx[V] (pipe pskd-tok into it)", PSKD_E_MISMATCH,
+		    h.type.text);
 
 	snprintf(text, sizeof(text), opt.single ? "idx[%llu][seq: %llu]" :
 	    "(idx[%llu][seq: %llu], idx[%llu][seq: %llu])",
@@ -280,16 +209,17 @@ main(int argc, char **argv)
 	    (unsigned long long)(opt.len + opt.single),
 	    (unsigned long long)tok->bound, (unsigned long long)opt.len);
 	if (pskd_type_parse(&ot, text, strlen(text), &perr) == -1)
-		fail("%s", perr.msg);
+		pskd_fail_at(inname, 0, "%s", perr.msg);
 	nout = PSKD_COUNT_STREAM;
 	if ((n = h.count) != PSKD_COUNT_STREAM)
 		nout = n < opt.len + 1 ? 0 : 1 + (n - (opt.len + 1)) /
 		    opt.stride;
-	pskd_sink_init(&out, 1, "<stdout>", &ot, nout);
+	pskd_output_open(&o, opt.output, 1);
+	pskd_sink_init(&out, o.fd, o.name, &ot, nout);
 	cut(&r, &out, tok, h.count);
 	if (pskd_sink_finish(&out) == -1)
-		pskd_err(PSKD_EXIT_DATA, "<stdout>");
-	pskd_writer_finish(&out.w);
+		pskd_err(PSKD_EXIT_DATA, "%s", o.name);
+	pskd_output_close(&o, &out.w);
 	pskd_type_free(&ot);
 	pskd_header_free(&h);
 	pskd_reader_close(&r);

@@ -102,6 +102,21 @@ pskd_err(int status, const char *fmt, ...)
 }
 
 void
+pskd_fail_at(const char *name, uint64_t line, const char *fmt, ...)
+{
+	char msg[3072];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (line > 0)
+		pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", name,
+		    (unsigned long long)line, msg);
+	pskd_errx(PSKD_EXIT_DATA, "%s: %s", name, msg);
+}
+
+void
 pskd_usage_error(const char *usage)
 {
 	char line[4096];

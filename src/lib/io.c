@@ -317,3 +317,38 @@ pskd_outfile_abort(struct pskd_outfile *o)
 		(void)unlink(o->tmp);
 	release(o);
 }
+
+void
+pskd_output_open(struct pskd_output *o, const char *path, int binary)
+{
+	memset(o, 0, sizeof(*o));
+	if (path == NULL || strcmp(path, "-") == 0) {
+		o->fd = 1;
+		o->name = "<stdout>";
+		if (binary)
+			pskd_refuse_tty(1, o->name);
+		return;
+	}
+	if (pskd_outfile_open(&o->of, path) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	o->fd = o->of.fd;
+	o->name = path;
+	o->file = 1;
+}
+
+void
+pskd_output_close(struct pskd_output *o, struct pskd_writer *w)
+{
+	if (!o->file) {
+		pskd_writer_finish(w);
+		return;
+	}
+	if (pskd_writer_flush(w) == -1) {
+		errno = w->error;
+		pskd_err(PSKD_EXIT_DATA, "%s", o->name);
+	}
+	free(w->buf);
+	w->buf = NULL;
+	if (pskd_outfile_commit(&o->of) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", o->name);
+}

@@ -1,6 +1,7 @@
 /*
- * json.c - validate a JSON Lines line (one object) and pull out the string
- * members a program needs, unescaped, in one pass.
+ * json.c - validate a JSON Lines line (one object) and pull out the
+ * members a program needs (dotted paths into nested objects), unescaped, in
+ * one pass.
  */
 #include <stdio.h>
 #include <string.h>
@@ -253,15 +254,38 @@ literal(struct scan *s, const char *word)
 	return 0;
 }
 
-static int value(struct scan *, int, struct pskd_json_field *);
+/*
+ * The wanted fields are dotted paths ("text", "meta.source"): a bit of
+ * "active" for each field whose first depth segments name the object being
+ * scanned.
+ */
+static int value(struct scan *, int, struct pskd_json_field *, size_t,
+    uint32_t, uint32_t);
+
+/* Segment d of a dotted path, or NULL. */
+static const char *
+segment(const char *path, int d, size_t *len)
+{
+	const char *dot;
+
+	for (; d > 0; d--) {
+		if ((dot = strchr(path, '.')) == NULL)
+			return NULL;
+		path = dot + 1;
+	}
+	dot = strchr(path, '.');
+	*len = dot ? (size_t)(dot - path) : strlen(path);
+	return path;
+}
 
 static int
 container(struct scan *s, int depth, int object, struct pskd_json_field *f,
-    size_t nf)
+    size_t nf, uint32_t active)
 {
 	unsigned char close = object ? '}' : ']';
-	struct pskd_json_field *want;
-	size_t k, keyat, keylen;
+	uint32_t here, deeper;
+	const char *seg;
+	size_t k, keyat, keylen, seglen;
 
 	if (depth >= MAXDEPTH)
 		return fail(s, s->i, "nested too deeply");
@@ -272,7 +296,7 @@ container(struct scan *s, int depth, int object, struct pskd_json_field *f,
 		return 0;
 	}
 	for (;;) {
-		want = NULL;
+		here = deeper = 0;
 		if (object) {
 			if (s->i >= s->n || s->p[s->i] != '"')
 				return fail(s, s->i, "expected a member name");
@@ -281,17 +305,23 @@ container(struct scan *s, int depth, int object, struct pskd_json_field *f,
 				return -1;
 			keylen = s->i - 1 - keyat;
 			/* Keys with escapes never match a wanted name. */
-			for (k = 0; depth == 0 && k < nf; k++)
-				if (strlen(f[k].name) == keylen &&
-				    memcmp(f[k].name, s->p + keyat, keylen) == 0)
-					want = &f[k];
+			for (k = 0; active != 0 && k < nf; k++) {
+				if (!(active >> k & 1) || (seg = segment(f[k].name,
+				    depth, &seglen)) == NULL || seglen != keylen ||
+				    memcmp(seg, s->p + keyat, keylen) != 0)
+					continue;
+				if (seg[seglen] == '\0')
+					here |= 1u << k;
+				else
+					deeper |= 1u << k;
+			}
 			skipws(s);
 			if (s->i >= s->n || s->p[s->i] != ':')
 				return fail(s, s->i, "expected ':'");
 			s->i++;
 			skipws(s);
 		}
-		if (value(s, depth + 1, want) == -1)
+		if (value(s, depth + 1, f, nf, here, deeper) == -1)
 			return -1;
 		skipws(s);
 		if (s->i < s->n && s->p[s->i] == ',') {
@@ -308,27 +338,48 @@ container(struct scan *s, int depth, int object, struct pskd_json_field *f,
 	}
 }
 
-static int
-value(struct scan *s, int depth, struct pskd_json_field *want)
+/* The last occurrence of a duplicated member wins: forget earlier ones. */
+static void
+forget(struct pskd_json_field *f, size_t nf, uint32_t set)
 {
-	size_t start = s->i;
+	size_t k;
+
+	for (k = 0; set != 0 && k < nf; k++)
+		if (set >> k & 1) {
+			f[k].kind = PSKD_JSON_MISSING;
+			f[k].value.len = 0;
+			f[k].raw = NULL;
+			f[k].rawlen = 0;
+		}
+}
+
+static int
+value(struct scan *s, int depth, struct pskd_json_field *f, size_t nf,
+    uint32_t here, uint32_t deeper)
+{
+	struct pskd_json_field *want = NULL;
+	size_t start = s->i, k;
 	enum pskd_json_kind kind = PSKD_JSON_OTHER;
 	int r;
 
 	if (s->i >= s->n)
 		return fail(s, s->i, "expected a value");
-	if (want != NULL)
-		want->value.len = 0;
+	for (k = 0; here != 0 && k < nf; k++)
+		if (here >> k & 1) {
+			want = &f[k];
+			break;
+		}
+	forget(f, nf, here | deeper);
 	switch (s->p[s->i]) {
 	case '"':
 		kind = PSKD_JSON_STRING;
 		r = string(s, want ? &want->value : NULL);
 		break;
 	case '{':
-		r = container(s, depth, 1, NULL, 0);
+		r = container(s, depth, 1, f, nf, deeper);
 		break;
 	case '[':
-		r = container(s, depth, 0, NULL, 0);
+		r = container(s, depth, 0, NULL, 0, 0);
 		break;
 	case 't':
 		r = literal(s, "true");
@@ -344,12 +395,20 @@ value(struct scan *s, int depth, struct pskd_json_field *want)
 		r = number(s);
 		break;
 	}
-	if (r == 0 && want != NULL) {
-		want->kind = kind;
-		want->raw = s->p + start;
-		want->rawlen = s->i - start;
-	}
-	return r;
+	if (r != 0 || want == NULL)
+		return r;
+	for (; k < nf; k++)
+		if (here >> k & 1) {
+			f[k].kind = kind;
+			f[k].raw = s->p + start;
+			f[k].rawlen = s->i - start;
+			if (&f[k] != want && kind == PSKD_JSON_STRING) {
+				f[k].value.len = 0;
+				pskd_buf_add(&f[k].value, want->value.p,
+				    want->value.len);
+			}
+		}
+	return 0;
 }
 
 int
@@ -358,21 +417,18 @@ pskd_json_fields(const unsigned char *line, size_t len,
     size_t *erroff)
 {
 	struct scan s = { line, len, 0, err, errsize, erroff };
-	size_t k;
 
-	for (k = 0; k < n; k++) {
-		f[k].kind = PSKD_JSON_MISSING;
-		f[k].value.len = 0;
-		f[k].raw = NULL;
-		f[k].rawlen = 0;
-	}
+	if (n > PSKD_JSON_MAXFIELDS)
+		return fail(&s, 0, "too many fields wanted");
+	forget(f, n, n == 32 ? UINT32_MAX : (1u << n) - 1);
 	/* A CR before the newline is whitespace (CRLF files). */
 	skipws(&s);
 	if (s.i >= s.n)
 		return fail(&s, s.i, "empty line, expected a JSON object");
 	if (s.p[s.i] != '{')
 		return fail(&s, s.i, "not a JSON object");
-	if (container(&s, 0, 1, f, n) == -1)
+	if (container(&s, 0, 1, f, n, n == 32 ? UINT32_MAX : (1u << n) - 1) ==
+	    -1)
 		return -1;
 	skipws(&s);
 	if (s.i != s.n)

@@ -98,7 +98,8 @@ pskd_xstrndup(const char *s, size_t n)
 {
 	char *p = pskd_xmalloc(n + 1);
 
-	memcpy(p, s, n);
+	if (n > 0)
+		memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
 }

@@ -113,11 +113,19 @@ pskd_header_parse(struct pskd_header *h, const unsigned char *p, size_t n,
 	return 0;
 }
 
+static void
+unfinished(struct pskd_error *e)
+{
+	pskd_error_set(e, PSKD_E_TRUNC, "unfinished stream: the count was "
+	    "never written (a writer did not finish)");
+}
+
 int
 pskd_header_read(struct pskd_header *h, struct pskd_reader *r,
     struct pskd_error *e)
 {
 	const unsigned char *p;
+	struct stat st;
 	ssize_t got;
 	uint64_t need;
 	int rc;
@@ -150,6 +158,14 @@ pskd_header_read(struct pskd_header *h, struct pskd_reader *r,
 			goto ioerr;
 	}
 	rc = pskd_header_parse(h, p, (size_t)got, e);
+	if (rc == 0 && h->count == PSKD_COUNT_STREAM && !h->type.params &&
+	    fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		/* Only a pipe may carry the streaming count; a file that still
+		 * has it was left by a writer that did not finish. */
+		pskd_header_free(h);
+		unfinished(e);
+		return -1;
+	}
 	if (rc == 0)
 		pskd_reader_skip(r, (size_t)h->size);
 	return rc;
@@ -230,8 +246,7 @@ pskd_file_open(struct pskd_file *f, const char *path, struct pskd_error *e)
 		return 0;
 	data = f->mapsize - f->h.size;
 	if (f->h.count == PSKD_COUNT_STREAM) {
-		pskd_error_set(e, PSKD_E_TRUNC, "unfinished stream: the count "
-		    "was never written (a writer did not finish)");
+		unfinished(e);
 		goto fail;
 	}
 	if (f->h.count > UINT64_MAX / f->h.type.sample_size) {

@@ -7,7 +7,8 @@
  * or a struct pskd_error; they never exit.  The exceptions are named so: the
  * diagnostics of err.c that end a program (pskd_errx, pskd_err,
  * pskd_usage_error), the option parsers of num.c (pskd_optnum,
- * pskd_optreal: exit 2), pskd_refuse_tty and pskd_writer_finish (exit 1),
+ * pskd_optreal: exit 2), pskd_refuse_tty, pskd_writer_finish and
+ * pskd_output_open/close (exit 1),
  * and the pskd_x* allocators of mem.c (exit 1 when memory runs out) - each
  * meant for a program's main line, not for library code.
  *
@@ -33,6 +34,21 @@
 
 extern const char *pskd_progname;
 
+/*
+ * The error of a library call: a message, and for the .psk.d container its
+ * code (PSKD_E_*, also the message's "E90xx: " prefix); 0 for others.
+ */
+struct pskd_error {
+	int	code;		/* PSKD_E_*, or 0 */
+	char	msg[512];	/* "E9003: truncated at sample 12" */
+};
+
+void	pskd_error_set(struct pskd_error *e, int code, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+/* Prefix the message of e (after its "E90xx: ") with text, e.g. "sample 3". */
+void	pskd_error_prefix(struct pskd_error *e, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
 void	pskd_setprogname(const char *argv0);
 /*
  * A program's first call: its name (argv[0] is set to it, so getopt's
@@ -50,6 +66,12 @@ _Noreturn void pskd_errx(int status, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 _Noreturn void pskd_err(int status, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/*
+ * "pskd-NAME: FILE:LINE: message" (line 0: "FILE: message") and exit 1: a
+ * data error, said where it is.
+ */
+_Noreturn void pskd_fail_at(const char *name, uint64_t line,
+	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Print "usage: USAGE" (NULL: the text given to pskd_init) and exit 2. */
 _Noreturn void pskd_usage_error(const char *usage);
 
@@ -97,7 +119,7 @@ void	pskd_buf_add(struct pskd_buf *b, const void *p, size_t n);
 void	pskd_buf_addc(struct pskd_buf *b, unsigned char c);
 void	pskd_buf_free(struct pskd_buf *b);
 
-/* ---- le.h (inline): little-endian integers ----------------------------- */
+/* ---- little-endian integers (inline, here) ---------------------------- */
 
 static inline uint16_t
 pskd_get_le16(const unsigned char *p)
@@ -196,6 +218,24 @@ struct pskd_outfile {
 int	pskd_outfile_open(struct pskd_outfile *o, const char *path);
 int	pskd_outfile_commit(struct pskd_outfile *o);	/* fsync, rename, fsync dir */
 void	pskd_outfile_abort(struct pskd_outfile *o);
+/*
+ * A program's output: -o FILE through a pskd_outfile, or standard output
+ * (path NULL or "-"; a binary stream refuses a terminal).  Program helpers:
+ * both print the error and exit 1 on failure.  pskd_output_close flushes
+ * the writer w over o->fd, frees its buffer and commits the file (or
+ * closes standard output, checking it).
+ */
+struct pskd_writer;
+
+struct pskd_output {
+	struct pskd_outfile of;
+	int		 fd;
+	const char	*name;		/* the path or "<stdout>" */
+	int		 file;
+};
+
+void	pskd_output_open(struct pskd_output *o, const char *path, int binary);
+void	pskd_output_close(struct pskd_output *o, struct pskd_writer *w);
 /* Remove the ".NAME.tmp.PID" temporaries of path whose PID is not running. */
 void	pskd_tmp_sweep(const char *path);
 /* fsync the directory holding path (after a rename). */
@@ -300,8 +340,10 @@ enum pskd_json_kind {
 	PSKD_JSON_OTHER		/* object, array, true, false, null */
 };
 
+#define PSKD_JSON_MAXFIELDS 32
+
 struct pskd_json_field {
-	const char	*name;		/* in: the key to look for */
+	const char	*name;		/* in: the member's path: "text", "a.b" */
 	enum pskd_json_kind kind;	/* out */
 	struct pskd_buf	 value;		/* out: a string unescaped (UTF-8) */
 	const unsigned char *raw;	/* out: the value's JSON text */
@@ -310,7 +352,9 @@ struct pskd_json_field {
 
 /*
  * Validate one JSON Lines line as a JSON object (RFC 8259, strings checked
- * as UTF-8) and extract the top-level members named in f[0..n).  The last
+ * as UTF-8) and extract the members named in f[0..n) (n <= 32): a name is a
+ * path, its dots separating the members of nested objects ("meta.source"),
+ * so a key that itself holds a dot or an escape is never matched.  The last
  * occurrence of a duplicated key wins.  Returns 0, or -1 with a message in
  * err (no newline) and the byte offset of the problem in *erroff.
  */
@@ -319,6 +363,47 @@ int	pskd_json_fields(const unsigned char *line, size_t len,
 	    size_t *erroff);
 /* Append s as a JSON string literal (quotes and escapes) to b. */
 void	pskd_json_quote(struct pskd_buf *b, const unsigned char *s, size_t n);
+
+/* ---- doc.c: a document's text and id (-f FIELD[,FIELD...], --id) ------ */
+
+#define PSKD_DOC_MAXFIELDS 16
+
+enum pskd_doc_why {
+	PSKD_DOC_OK = 0,
+	PSKD_DOC_JSON,		/* not a JSON object (or invalid UTF-8 in it) */
+	PSKD_DOC_NOTEXT,	/* none of the text members, or all null */
+	PSKD_DOC_NOTSTRING	/* a text member that is not a string */
+};
+
+struct pskd_doc {
+	char		*spec;		/* the -f list, split at its commas */
+	size_t		 nf;		/* text members */
+	int		 hasid;
+	struct pskd_json_field f[PSKD_DOC_MAXFIELDS + 1];  /* then the id */
+	struct pskd_buf	 joined;
+	/* out, valid until the next pskd_doc_parse: */
+	const unsigned char *text;	/* the members joined by "\n\n" */
+	size_t		 textlen;
+	const unsigned char *id;	/* a string or number id; NULL: none */
+	size_t		 idlen;
+	enum pskd_doc_why why;
+	char		 err[256];	/* why, e.g. "no \"text\" member" */
+};
+
+/*
+ * fields: "text", "title,text", "meta.body"; id: the id's path, or NULL
+ * when the program wants none.  -1 with e set for a malformed list.
+ */
+int	pskd_doc_init(struct pskd_doc *d, const char *fields, const char *id,
+	    struct pskd_error *e);
+/*
+ * The text and id of one line.  Members that are missing or null are left
+ * out of the join; -1 (d->why, d->err) when the line is not a JSON object,
+ * has none of the text members, or one that is not a string.
+ */
+int	pskd_doc_parse(struct pskd_doc *d, const unsigned char *line,
+	    size_t len);
+void	pskd_doc_free(struct pskd_doc *d);
 
 /* ---- type.c: the .psk.d sample type ------------------------------------- */
 
@@ -329,13 +414,6 @@ void	pskd_json_quote(struct pskd_buf *b, const unsigned char *s, size_t n);
 #define PSKD_E_VALUE	9004	/* value out of bound or unparsable */
 #define PSKD_E_MISMATCH	9005	/* type mismatch */
 
-struct pskd_error {
-	int	code;		/* PSKD_E_*, or 0 for an I/O error (errno) */
-	char	msg[512];	/* "E9003: truncated at sample 12" */
-};
-
-void	pskd_error_set(struct pskd_error *e, int code, const char *fmt, ...)
-	    __attribute__((format(printf, 3, 4)));
 
 /* Storage encodings of a leaf's elements. */
 enum pskd_enc {
@@ -508,6 +586,12 @@ uint64_t pskd_leaf_idx(const struct pskd_leaf *l, const unsigned char *sample,
 double	pskd_leaf_real(const struct pskd_leaf *l, const unsigned char *sample,
 	    uint64_t i);
 /*
+ * The first of n idx elements of width w (1, 2, 4, 8) at p, back to back,
+ * that is >= bound; n when there is none.  Vector code where it can.
+ */
+uint64_t pskd_idx_over(const unsigned char *p, uint64_t n, unsigned w,
+	    uint64_t bound);
+/*
  * Check every idx element of a sample against its bound and every real
  * element is representable; returns 0 or -1 with e set (E9004, naming the
  * leaf and element).
@@ -520,9 +604,6 @@ int	pskd_sample_check(const struct pskd_type *t, const unsigned char *sample,
  */
 int	pskd_samples_check(const struct pskd_type *t, const unsigned char *p,
 	    uint64_t n, uint64_t *bad, struct pskd_error *e);
-/* Prefix the message of e (after its "E90xx: ") with text, e.g. "sample 3". */
-void	pskd_error_prefix(struct pskd_error *e, const char *fmt, ...)
-	    __attribute__((format(printf, 2, 3)));
 /* Append a sample as text (JSON arrays nested like the type) to b. */
 void	pskd_sample_format(struct pskd_buf *b, const struct pskd_type *t,
 	    const unsigned char *sample);
@@ -545,7 +626,7 @@ int	pskd_progress_enabled(void);
 void	pskd_progress(int final, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 
-/* ---- signals: remove temporaries of pskd_outfile on SIGINT/TERM/HUP ---- */
+/* ---- io.c, signals: remove pskd_outfile temporaries on SIGINT/TERM/HUP -- */
 void	pskd_signals_init(void);
 
 #endif /* PSKD_H */

@@ -4,9 +4,6 @@
 # installed utf8proc (src/gen/ucd.c -> build/gen/ucd.h).
 GENHDR += build/gen/ucd.h build/gen/datadir.h
 
-# Included before the Makefile's own rules: keep `all` the default goal.
-all:
-
 $(B)/pskd-tok: $(O)/libpskd-tok.a
 # PCRE2 (tokenizer.json's regular expressions): pskd-tok only, and what
 # links the whole family (unit tests, fuzz replays, libFuzzer builds).

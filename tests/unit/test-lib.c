@@ -181,6 +181,74 @@ test_json(void)
 	}
 }
 
+/* The text and id pskd_doc_parse finds for -f fields --id id, or its error. */
+static int
+doc(const char *json, const char *fields, const char *id, const char *want,
+    const char *wantid, const char *werr)
+{
+	struct pskd_doc d;
+	struct pskd_error e;
+	int rc, ok;
+
+	if (pskd_doc_init(&d, fields, id, &e) == -1)
+		return werr != NULL && strstr(e.msg, werr) != NULL;
+	rc = pskd_doc_parse(&d, (const unsigned char *)json, strlen(json));
+	if (werr != NULL)
+		ok = rc == -1 && strcmp(d.err, werr) == 0;
+	else
+		ok = rc == 0 && d.textlen == strlen(want) &&
+		    memcmp(d.text, want, d.textlen) == 0 &&
+		    (wantid == NULL ? d.id == NULL : d.id != NULL &&
+		    d.idlen == strlen(wantid) &&
+		    memcmp(d.id, wantid, d.idlen) == 0);
+	pskd_doc_free(&d);
+	return ok;
+}
+
+static void
+test_json_paths(void)
+{
+	check(field("{\"m\":{\"t\":\"in\"},\"t\":\"out\"}", "m.t", "in",
+	    NULL), "json path: a nested member");
+	check(field("{\"m\":{\"t\":\"in\"},\"t\":\"out\"}", "t", "out",
+	    NULL), "json path: the top-level one is another member");
+	check(field("{\"a\":{\"b\":{\"c\":\"deep\"}}}", "a.b.c", "deep",
+	    NULL), "json path: three levels");
+	check(field("{\"a\":[{\"b\":\"x\"}]}", "a.b", NULL, NULL),
+	    "json path: arrays are not entered");
+	check(field("{\"a\":\"s\"}", "a.b", NULL, NULL),
+	    "json path: a string has no members");
+	check(field("{\"a\":{\"b\":\"1\"},\"a\":{\"c\":\"2\"}}", "a.b",
+	    NULL, NULL), "json path: the last duplicate object wins whole");
+	check(field("{\"a.b\":\"x\"}", "a.b", NULL, NULL),
+	    "json path: a key with a dot is not a path");
+	check(doc("{\"title\":\"T\",\"text\":\"body\"}", "title,text",
+	    NULL, "T\n\nbody", NULL, NULL), "doc: two members joined");
+	check(doc("{\"text\":\"body\",\"title\":null}", "title,text", NULL,
+	    "body", NULL, NULL), "doc: a null member is left out");
+	check(doc("{\"text\":\"b\",\"id\":\"d1\"}", "text,text", "id",
+	    "b\n\nb", "d1", NULL), "doc: the same member twice");
+	check(doc("{\"text\":\"b\",\"id\":42}", "text", "id", "b", "42",
+	    NULL), "doc: a number id");
+	check(doc("{\"text\":\"b\",\"id\":[1]}", "text", "id", "b", NULL,
+	    NULL), "doc: an array id is no id");
+	check(doc("{\"text\":\"b\",\"meta\":{\"url\":\"u\"}}", "text",
+	    "meta.url", "b", "u", NULL), "doc: a nested id");
+	check(doc("{\"id\":1}", "title,text", NULL, NULL, NULL,
+	    "no \"title\" or \"text\" member"), "doc: none present");
+	check(doc("{\"text\":null}", "text", NULL, NULL, NULL,
+	    "\"text\" is null"), "doc: null text");
+	check(doc("{\"text\":5}", "text", NULL, NULL, NULL,
+	    "\"text\" is not a string"), "doc: a number text");
+	check(doc("{\"text\":\"\\ud800\"}", "text", NULL, NULL, NULL,
+	    "lone high surrogate in \\u escape at byte 9"),
+	    "doc: a JSON error says where");
+	check(doc("{}", "text,,id", NULL, NULL, NULL, "separated by commas"),
+	    "doc: an empty field name is refused");
+	check(doc("{}", "a..b", NULL, NULL, NULL, "joined by dots"),
+	    "doc: an empty path segment is refused");
+}
+
 static void
 test_utf8(void)
 {
@@ -393,6 +461,7 @@ main(void)
 {
 	test_reader_edges();
 	test_json();
+	test_json_paths();
 	test_utf8();
 	test_le();
 	test_type();

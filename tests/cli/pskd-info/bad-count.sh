@@ -1,1 +1,2 @@
-pskd-info -n x
+. "$TESTDIR/../lib.sh"
+no_usage pskd-info -n x

@@ -1,1 +1,2 @@
-pskd-shuffle -x ten.psk.d
+. "$TESTDIR/../lib.sh"
+no_usage pskd-shuffle -x ten.psk.d

@@ -1,1 +1,2 @@
-pskd-window -x -t 3
+. "$TESTDIR/../lib.sh"
+no_usage pskd-window -x

@@ -1,0 +1,434 @@
+# pskd.mk - one recipe for a training set from a list of shard URLs: fetch
+# each shard with its manifest, verify it, deduplicate across all shards,
+# tokenise, cut windows, pack.  Installed as PREFIX/share/pskd/pskd.mk; a
+# build is a Makefile of five lines:
+#
+#   URLS = urls.txt
+#   ENC  = cl100k_base
+#   T    = 1024
+#   SEED = 42
+#   include /usr/local/share/pskd/pskd.mk
+#
+# Include it before any rule of your own, so that `make' builds `all'.
+# Settings (before the include, or on the command line):
+#
+#   URLS       the URL list: URL [SHA256 [SIZE]] a line, as pskd-get(1)
+#              reads it; http, https and file URLs; any number of lines
+#   URLBASE    resolves a first word without a scheme (a mirror, a folder)
+#   D          the build folder (data)
+#   OUT        the training set (D/train.psk.d)
+#   ENC        pskd-tok -E (cl100k_base unless TOKENIZER is set)
+#   TOKENIZER  pskd-tok -v: a vocabulary file
+#   T, S       window length (1024) and stride (T), pskd-window(1)
+#   SEED       the shuffle of the preview, pskd-shuffle(1)
+#   FIELD      the documents' text member (text), pskd-shingle -f
+#   DEDUP      index: one persistent index, shard after shard (default);
+#              mapreduce: map, sort, pairs, cluster, apply (same verdicts)
+#   P          map-reduce partitions (4); PIECES: pieces per shard (1)
+#   BANDS ROWS THRESHOLD  pskd-lsh -b -r -t (empty: its defaults)
+#   GETFLAGS SHINGLEFLAGS MINHASHFLAGS TOKFLAGS SORTFLAGS
+#   ZSTDFLAGS  for the kept shards (-3; -19 makes them smaller at about a
+#              hundredth of the speed, more CPU than all pskd stages)
+#
+# Each shard is NAME, its file name without .zst/.gz/.xz/.bz2 and
+# .jsonl/.json/.ndjson/.parquet (NAME-2, NAME-3 ... when taken): it is
+# fetched into D/shards/NAME/ with its own manifest, so shards are
+# fetched and verified side by side (make -j, or one Slurm task each).
+#
+#   make            OUT and D/preview.txt (a shuffled window, decoded)
+#   make fetch | verify | dedup | tokens    up to that stage
+#   make summary    what the build made, in a few lines
+#   make mapreduce  the map-reduce verdicts in MR (D/mr-P) without using
+#                   them, to compare with the index's
+#   make lists      D/lists/shards, pieces, parts: the work items of the
+#                   steps below, one a line, for a scheduler
+#   make pskd-step-STEP-ITEM   one step of one item, its inputs made
+#                   already (Slurm array tasks, parallel --sshlogin jobs):
+#                   fetch-NAME map-PIECE pairs-PART cluster apply-NAME
+#                   tok-NAME pack
+#
+# Pieces: with PIECES=N each shard is read as N pieces cut at line
+# boundaries, each mapped as a shard of its own, numbered in list order,
+# then piece, so the verdicts are those of whole shards.  (A document
+# without an id is named by its line in the piece, not in the shard: the
+# same verdicts under other names.)
+
+SHELL = /bin/bash
+.SHELLFLAGS = -o pipefail -ec
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+URLS         ?= urls.txt
+URLBASE      ?=
+D            ?= data
+OUT          ?= $(D)/train.psk.d
+TOKENIZER    ?=
+ENC          ?= $(if $(TOKENIZER),,cl100k_base)
+T            ?= 1024
+S            ?= $(T)
+SEED         ?= 42
+FIELD        ?=
+DEDUP        ?= index
+P            ?= 4
+PIECES       ?= 1
+BANDS        ?=
+ROWS         ?=
+THRESHOLD    ?=
+GETFLAGS     ?= -q
+SHINGLEFLAGS ?=
+MINHASHFLAGS ?=
+TOKFLAGS     ?=
+SORTFLAGS    ?=
+ZSTDFLAGS    ?= -3
+MR           ?= $(D)/mr-$(P)$(if $(filter-out 1,$(PIECES)),x$(PIECES))
+
+all: $(OUT) $(D)/preview.txt
+
+# ---- the shards, from the URL list ----------------------------------------
+
+# The URL list read by awk, in one of four modes: table (NAME/FILE/STALE/
+# INDEX a shard, STALE when D/shards/NAME.url is not its line; then
+# lists/shards-stale when D/lists/shards is not the list), line (shard
+# want's line as pskd-get reads it), shards (NAME shards/NAME/FILE a line),
+# pieces (PIECE shards/NAME/FILE K N SEQ a line).  Every statement ends
+# with a semicolon: $(shell) drops the newlines.
+define pskd_awk
+function fail(msg) {
+	printf "pskd.mk: %s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr";
+	bad = 1;
+	exit 1;
+}
+function getname(u,    p, i, c, s, n) {
+	p = index(u, "://");
+	u = substr(u, p + 3);
+	i = match(u, /[?#]/);
+	if (i)
+		u = substr(u, 1, i - 1);
+	i = match(u, /\/[^\/]*$$/);
+	s = i ? substr(u, i + 1) : "";
+	n = "";
+	for (i = 1; i <= length(s) && length(n) < 184; i++) {
+		c = substr(s, i, 1);
+		if (c !~ /[A-Za-z0-9._+-]/ || (c == "." && n == ""))
+			c = "_";
+		n = n c;
+	}
+	if (n == "")
+		n = "index";
+	else if (n == "manifest.json" || n == "manifest.json.lock" ||
+	    n ~ /\.partial$$/ || n ~ /\.partial\.json$$/)
+		n = n "_";
+	return n;
+}
+function readfile(f,    l, s, r) {
+	s = "";
+	while ((r = (getline l < f)) > 0)
+		s = s l "\n";
+	if (r == 0)
+		close(f);
+	return s;
+}
+BEGIN { n = 0 }
+$$1 == "" || $$1 ~ /^#/ { next }
+{
+	u = $$1;
+	if (u !~ /^[A-Za-z][A-Za-z0-9+.-]*:\/\//) {
+		if (base == "")
+			fail("not a URL (" u "), and no URLBASE to resolve it");
+		u = base (base ~ /\/$$/ ? "" : "/") u;
+	}
+	if (NF > 3)
+		fail("more than URL, SHA256 and SIZE");
+	line = u;
+	for (i = 2; i <= NF; i++)
+		line = line " " $$i;
+	f = getname(u);
+	s = f;
+	sub(/\.(zst|zstd|gz|xz|bz2)$$/, "", s);
+	sub(/\.(jsonl|json|ndjson|parquet)$$/, "", s);
+	if (s == "")
+		s = f;
+	if (s in seen) {
+		for (k = 2; (s "-" k) in seen; k++)
+			;
+		s = s "-" k;
+	}
+	seen[s] = 1;
+	n++;
+	name[n] = s;
+	file[n] = f;
+	lines[n] = line;
+}
+END {
+	if (bad)
+		exit 1;
+	if (mode == "table") {
+		list = "";
+		for (i = 1; i <= n; i++) {
+			printf "%s/%s/%d/%d\n", name[i], file[i],
+			    readfile(dir "/" name[i] ".url") != lines[i] "\n", i - 1;
+			list = list name[i] " shards/" name[i] "/" file[i] "\n";
+		}
+		if (readfile(dir "/../lists/shards") != list)
+			print "lists/shards-stale";
+	} else if (mode == "line") {
+		for (i = 1; i <= n; i++)
+			if (name[i] == want)
+				print lines[i];
+	} else if (mode == "shards") {
+		for (i = 1; i <= n; i++)
+			print name[i], "shards/" name[i] "/" file[i];
+	} else if (mode == "pieces") {
+		w = length(pieces - 1);
+		for (i = 1; i <= n; i++)
+			for (k = 0; k < pieces; k++)
+				printf "%s shards/%s/%s %d %d %d\n",
+				    pieces == 1 ? name[i] : sprintf("%s.p%0" w "d",
+				    name[i], k), name[i], file[i], k,
+				    pieces, (i - 1) * pieces + k;
+	}
+}
+
+endef
+export PSKD_AWK = $(pskd_awk)
+pskd_list = awk -v base='$(URLBASE)' -v pieces=$(PIECES) $1 "$$PSKD_AWK" '$(URLS)'
+
+ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
+pskd_tab := $(shell awk -v mode=table -v base='$(URLBASE)' \
+    -v dir='$(D)/shards' '$(pskd_awk)' '$(URLS)')
+ifneq ($(.SHELLSTATUS),0)
+$(error pskd.mk: cannot read the shards of URLS = $(URLS))
+endif
+endif
+pskd_part = $(word $2,$(subst /, ,$1))
+pskd_rows := $(filter-out lists/shards-stale,$(pskd_tab))
+SHARDS    := $(foreach r,$(pskd_rows),$(call pskd_part,$r,1))
+$(foreach r,$(pskd_rows),$(eval \
+    pskd_file.$(call pskd_part,$r,1) := $(call pskd_part,$r,2))$(eval \
+    pskd_index.$(call pskd_part,$r,1) := $(call pskd_part,$r,4)))
+pskd_stale := $(foreach r,$(pskd_rows),$(if $(filter 1,$(call \
+    pskd_part,$r,3)),$(call pskd_part,$r,1)))
+pskd_stale_list := $(filter lists/shards-stale,$(pskd_tab))
+
+pskd_posint = $(if $(shell [ "$1" -ge 1 ] 2>/dev/null && echo y),,$(error \
+    pskd.mk: $2 = $1: not a whole number of at least 1))
+$(call pskd_posint,$(P),P)$(call pskd_posint,$(PIECES),PIECES)
+# Pieces are NAME.pK, K zero-padded to the width of PIECES - 1; with one
+# piece a shard, the piece is the shard.
+pskd_ks     := $(if $(filter-out 1,$(PIECES)),$(shell seq -w 0 $$(($(PIECES) - 1))))
+pskd_pieces  = $(if $(pskd_ks),$(addprefix $1.p,$(pskd_ks)),$1)
+pskd_shardof = $(if $(pskd_ks),$(basename $1),$1)
+pskd_kof     = $(if $(pskd_ks),$(patsubst .p%,%,$(suffix $1)),0)
+PIECES_ALL  := $(foreach s,$(SHARDS),$(call pskd_pieces,$s))
+PARTS       := $(shell seq -f %03.0f 0 $$(($(P) - 1)))
+
+VERIFIED = $(SHARDS:%=$(D)/shards/%.verified)
+KEPT     = $(SHARDS:%=$(D)/kept/%.jsonl.zst)
+TOKENS   = $(SHARDS:%=$(D)/tokens/%.psk.d)
+
+# ---- the commands of each step ----------------------------------------------
+# One line each, without single quotes, so that GNU parallel can run them
+# on another machine with its own replacement strings as arguments.
+
+pskd_field    = $(if $(FIELD),-f $(FIELD))
+pskd_br       = $(if $(BANDS),-b $(BANDS)) $(if $(ROWS),-r $(ROWS))
+pskd_brt      = $(pskd_br) $(if $(THRESHOLD),-t $(THRESHOLD))
+pskd_tokflags = $(if $(ENC),-E $(ENC)) $(if $(TOKENIZER),-v $(TOKENIZER))
+
+# $(call pskd_read,FILE,K,N): the documents of piece K (from 0) of N of a
+# shard, cut at line boundaries (split -n l/K/N), to the standard output.
+# A compressed shard is decompressed whole for each piece until pskd-unzst
+# can start at a frame; Parquet pieces wait for pskd-unparquet --row-groups.
+pskd_read = case $1 in \
+    *.parquet) if [ $3 = 1 ]; then pskd-unparquet $1; else \
+        echo "pskd.mk: $1: pieces of a Parquet shard need pskd-unparquet --row-groups" >&2; \
+        exit 1; fi ;; \
+    *.jsonl|*.json|*.ndjson) if [ $3 = 1 ]; then cat $1; else \
+        split -n l/$$((10\#$2 + 1))/$3 $1; fi ;; \
+    *) if [ $3 = 1 ]; then pskd-unzst $1; else \
+        t=$$(mktemp) && trap "rm -f $$t" EXIT && pskd-unzst $1 > $$t && \
+        split -n l/$$((10\#$2 + 1))/$3 $$t; fi ;; \
+    esac
+
+# $(call pskd_cmd_map,FILE,K,N,SEQ,PREFIX): signatures, then band keys in
+# P partitions; SEQ orders the piece among all (list order, then piece).
+pskd_cmd_map = { $(call pskd_read,$1,$2,$3); } | \
+    pskd-shingle $(pskd_field) $(SHINGLEFLAGS) | pskd-minhash $(MINHASHFLAGS) \
+    > $5.sig && pskd-lsh $(pskd_br) --map $(P) -s $4 -o $5 $5.sig
+
+# $(call pskd_cmd_pairs,LIST,OUT): the candidate pairs of one partition,
+# from the key files named in LIST (separated by blanks or newlines).
+pskd_cmd_pairs = tr " \n" "\0\0" < $1 | LC_ALL=C sort $(SORTFLAGS) --files0-from=- | \
+    pskd-lsh --pairs > $2
+
+# $(call pskd_cmd_apply,PREFIX): the lines the piece's verdicts keep.
+pskd_cmd_apply = pskd-lsh --apply $1.verdicts --dropped $1.dropped $1.sig > $1.kept.jsonl
+
+# $(call pskd_cmd_tok,KEPT,OUT): a shard's kept documents to tokens.
+pskd_cmd_tok = pskd-unzst $1 | pskd-tok -q $(pskd_tokflags) $(pskd_field) $(TOKFLAGS) | \
+    pskd-pack -o $2
+
+# $(call pskd_finish,NAME,FILE): D/kept/NAME.jsonl compressed, and its
+# counts added to the shard's manifest (pskd-get --annotate).
+pskd_finish = zstd -q -f $(ZSTDFLAGS) --rm $(D)/kept/$1.jsonl && \
+    pskd-get -d $(D)/shards/$1 --annotate $2 \
+        documents=$$(wc -l < $(D)/kept/$1.verdicts) \
+        unique_documents=$$(grep -c '	keep$$\|	empty$$' $(D)/kept/$1.verdicts) \
+        dedup_sha256=\"$$(sha256sum < $(D)/kept/$1.jsonl.zst | cut -d' ' -f1)\"
+
+# ---- fetch and verify, a shard at a time ------------------------------------
+
+.PHONY: all fetch verify dedup tokens summary mapreduce lists clean pskd-force
+pskd-force: ;
+
+fetch: $(foreach s,$(SHARDS),$(D)/shards/$s/$(pskd_file.$s))
+verify: $(VERIFIED)
+dedup: $(KEPT)
+tokens: $(TOKENS)
+
+# Each shard's line of the list, rewritten only when it changed, so an
+# edit of one line fetches that shard again and only it.
+$(pskd_stale:%=$(D)/shards/%.url): pskd-force
+$(D)/shards/%.url:
+	@mkdir -p $(@D)
+	$(call pskd_list,-v mode=line -v want='$*') > $@.tmp
+	mv $@.tmp $@
+
+# pskd-get fetches what is missing (resuming what a killed run left) and
+# checks what is there; the gate: nothing goes on from a shard or manifest
+# that no longer matches what was fetched.
+define pskd_shard_rules
+$(D)/shards/$1/$2: $(D)/shards/$1.url
+	pskd-get $$(GETFLAGS) -d $(D)/shards/$1 $(D)/shards/$1.url
+	[ -f $$@ ] || { echo "pskd.mk: pskd-get did not name the shard $$@" >&2; exit 1; }
+	touch $$@
+$(D)/shards/$1.verified: $(D)/shards/$1/$2
+	pskd-get --verify -d $(D)/shards/$1
+	touch $$@
+$(patsubst %,$(MR)/%.keys,$(call pskd_pieces,$1)): $(D)/shards/$1.verified
+endef
+$(foreach s,$(SHARDS),$(eval $(call pskd_shard_rules,$s,$(pskd_file.$s))))
+
+$(D)/lists:
+	mkdir -p $@
+$(D)/lists/shards: $(if $(pskd_stale_list),pskd-force) | $(D)/lists
+	$(call pskd_list,-v mode=shards) > $@.tmp
+	mv $@.tmp $@
+lists: $(D)/lists/shards
+	$(call pskd_list,-v mode=pieces) > $(D)/lists/pieces.tmp
+	mv $(D)/lists/pieces.tmp $(D)/lists/pieces
+	printf '%s\n' $(PARTS) > $(D)/lists/parts
+
+# ---- deduplication ------------------------------------------------------------
+
+ifeq ($(DEDUP),index)
+# One index shared by all shards, in list order: a document is dropped only
+# as a near-duplicate of a kept one seen earlier, here or in an earlier
+# shard.  The index depends on every shard before it, so the step runs from
+# the first shard whenever one changes.
+$(KEPT): $(D)/kept/done ;
+$(D)/kept/done: $(VERIFIED) $(D)/lists/shards
+	rm -rf $(D)/index $(D)/kept
+	mkdir -p $(D)/kept
+	while read -r s f; do \
+	    { $(call pskd_read,$(D)/$$f,0,1); } | \
+	    pskd-shingle $(pskd_field) $(SHINGLEFLAGS) | pskd-minhash $(MINHASHFLAGS) | \
+	    pskd-lsh -q $(pskd_brt) -i $(D)/index --verdicts $(D)/kept/$$s.verdicts \
+	        --dropped $(D)/kept/$$s.dropped > $(D)/kept/$$s.jsonl; \
+	    $(call pskd_finish,$$s,$${f##*/}); \
+	done < $(D)/lists/shards
+	touch $@
+else ifeq ($(DEDUP),mapreduce)
+# Kept lines, verdicts and tombstones of a shard: its pieces' in order.
+define pskd_kept_rule
+$(D)/kept/$1.jsonl.zst: $(foreach p,$(call pskd_pieces,$1),$(MR)/$p.kept.jsonl)
+	@mkdir -p $(D)/kept
+	cat $(foreach p,$(call pskd_pieces,$1),$(MR)/$p.verdicts) > $(D)/kept/$1.verdicts
+	cat $(foreach p,$(call pskd_pieces,$1),$(MR)/$p.dropped) > $(D)/kept/$1.dropped
+	cat $$^ > $(D)/kept/$1.jsonl
+	$$(call pskd_finish,$1,$2)
+endef
+$(foreach s,$(SHARDS),$(eval $(call pskd_kept_rule,$s,$(pskd_file.$s))))
+else
+$(error pskd.mk: DEDUP = $(DEDUP): index or mapreduce)
+endif
+
+# The map-reduce (pskd-lsh(1), MAP-REDUCE), the same verdicts as the index:
+# per piece, signatures and band keys partitioned by hash into P files;
+# per partition, sort and find candidate pairs; once, cluster with the
+# index's rule; per piece, keep what the verdicts keep.
+mapreduce: $(PIECES_ALL:%=$(MR)/%.kept.jsonl)
+
+$(MR)/%.keys:
+	$(if $(pskd_file.$(call pskd_shardof,$*)),,$(error pskd.mk: no piece $* in $(URLS)))
+	@mkdir -p $(@D)
+	$(call pskd_cmd_map,$(D)/shards/$(call pskd_shardof,$*)/$(pskd_file.$(call \
+	    pskd_shardof,$*)),$(call pskd_kof,$*),$(PIECES),$$(($(pskd_index.$(call \
+	    pskd_shardof,$*)) * $(PIECES) + 10#$(call pskd_kof,$*))),$(MR)/$*)
+	touch $@
+
+$(MR)/pairs-%: $(PIECES_ALL:%=$(MR)/%.keys) | $(D)/lists
+	$(file >$(D)/lists/keys-$*,$(PIECES_ALL:%=$(MR)/%.keys-$*))
+	$(call pskd_cmd_pairs,$(D)/lists/keys-$*,$@)
+
+$(MR)/clustered: $(PARTS:%=$(MR)/pairs-%) | $(D)/lists
+	$(file >$(D)/lists/prefixes,$(PIECES_ALL:%=$(MR)/%))
+	mapfile -t a < <(tr ' ' '\n' < $(D)/lists/prefixes); \
+	LC_ALL=C sort -u $(SORTFLAGS) $(PARTS:%=$(MR)/pairs-%) | \
+	    pskd-lsh -q $(pskd_brt) --cluster "$${a[@]}"
+	touch $@
+
+$(MR)/%.kept.jsonl: $(MR)/clustered
+	$(call pskd_cmd_apply,$(MR)/$*)
+
+# ---- tokens, windows, the training set ----------------------------------------
+
+$(D)/tokens/%.psk.d: $(D)/kept/%.jsonl.zst
+	@mkdir -p $(@D)
+	$(call pskd_cmd_tok,$<,$@)
+
+# One stream of all shards' tokens in list order, cut into windows of T
+# tokens with their targets, in one .psk.d file.
+$(OUT): $(TOKENS) | $(D)/lists
+	$(file >$(D)/lists/tokens,$(TOKENS))
+	mapfile -t a < <(tr ' ' '\n' < $(D)/lists/tokens); \
+	pskd-pack "$${a[@]}" | pskd-window -t $(T) -s $(S) | pskd-pack -o $@
+
+# A shuffled preview: the first window of epoch 1, decoded back to text.
+$(D)/preview.txt: $(OUT)
+	pskd-shuffle -s $(SEED) -e 1 -n 1 $(OUT) | pskd-info > $@.tmp
+	echo "decoded input:" >> $@.tmp
+	v=$$(pskd-info -n 0 $(OUT) | sed -n 's/^type: (idx\[\([0-9]*\)\].*/\1/p'); \
+	pskd-shuffle -s $(SEED) -e 1 -n 1 $(OUT) | pskd-info -s | \
+	    sed 's/^\[\[//; s/\],.*//' | tr , '\n' | pskd-pack -t "idx[$$v]" | \
+	    pskd-tok -d $(pskd_tokflags) >> $@.tmp
+	echo >> $@.tmp
+	mv $@.tmp $@
+
+summary: $(OUT) $(D)/preview.txt
+	@docs=$$(cat $(D)/kept/*.verdicts | wc -l); \
+	dups=$$(cat $(D)/kept/*.verdicts | grep -c '	near_duplicate	' || true); \
+	toks=$$(for f in $(D)/tokens/*.psk.d; do pskd-info -n 0 $$f; done | \
+	    sed -n 's/^count: //p' | awk '{ n += $$1 } END { print n }'); \
+	samples=$$(pskd-info -n 0 $(OUT) | sed -n 's/^count: //p'); \
+	echo "documents:        $$docs in $(words $(SHARDS)) shards"; \
+	echo "near-duplicates:  $$dups dropped (verdicts in $(D)/kept/*.verdicts)"; \
+	echo "tokens:           $$toks ($(or $(ENC),$(TOKENIZER)))"; \
+	echo "samples:          $$samples windows of $(T) tokens in $(OUT)"; \
+	echo "first shuffled sample (seed $(SEED), epoch 1), decoded:"; \
+	sed '1,/^decoded input:/d' $(D)/preview.txt | \
+	    fold -s -w 76 | head -8 | sed 's/^/    /'
+
+# ---- one step of one item, for a scheduler ------------------------------------
+# Each makes its inputs first when they are missing or out of date, so
+# the steps are the rules above; a scheduler runs them in this order.
+pskd-step-fetch-%: $(D)/shards/%.verified ;
+pskd-step-map-%: $(MR)/%.keys ;
+pskd-step-pairs-%: $(MR)/pairs-% ;
+pskd-step-cluster: $(MR)/clustered ;
+pskd-step-apply-%: $(D)/kept/%.jsonl.zst ;
+pskd-step-tok-%: $(D)/tokens/%.psk.d ;
+pskd-step-pack: $(OUT) $(D)/preview.txt ;
+
+clean:
+	rm -rf $(D) $(OUT)
