@@ -1,7 +1,8 @@
 # tok.mk - pskd-tok's family (src/tok): vocabularies of every kind (vocab.h),
 # BPE, ranks, pre-tokenizers, char vocabularies, training, and the modes of
 # pskd-tok.  Its Unicode tables are generated at build time from the
-# installed utf8proc (src/gen/ucd.c -> build/gen/ucd.h).
+# installed utf8proc, and what PCRE2's lack of them (src/gen/ucd.c ->
+# build/gen/ucd.h).
 GENHDR += build/gen/ucd.h build/gen/datadir.h
 
 $(B)/pskd-tok: $(O)/libpskd-tok.a
