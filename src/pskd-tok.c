@@ -64,8 +64,8 @@ usage(void)
 	    "a terminal\n"
 	    "  -q, --quiet             no progress\n"
 	    "  -r, --raw               plain text, each file one document\n"
-	    "  -v, --vocab FILE        the vocabulary (ranks, tokenizer.json or "
-	    "characters)\n"
+	    "  -v, --vocab FILE        the vocabulary (ranks, tokenizer.json "
+	    "or characters)\n"
 	    "      --allow-special     special token text in documents is "
 	    "the special token\n"
 	    "      --bos TOKEN         the token before each document (a "
@@ -112,8 +112,8 @@ mode_of(int decode, int build, int train, int trainopts)
 	if (train) {
 		if (opt.bytes || opt.eot || opt.noeot || opt.vocab ||
 		    opt.allow_special || opt.bos || opt.nobos) {
-			pskd_warnx("--train: -b, -e, -v, --allow-special, --bos, "
-			    "--no-bos and --no-eot do not apply");
+			pskd_warnx("--train: -b, -e, -v, --allow-special, "
+			    "--bos, --no-bos and --no-eot do not apply");
 			pskd_usage_error(NULL);
 		}
 		if (opt.nspecial == 0)
@@ -187,8 +187,8 @@ main(int argc, char **argv)
 		case O_NOEOT: opt.noeot = 1; break;
 		case O_SPECIAL: add_special(optarg); trainopts = 1; break;
 		case O_TRAIN:
-			opt.ntokens = (size_t)pskd_optnum("--train", optarg, 256,
-			    1u << 31, 0);
+			opt.ntokens = (size_t)pskd_optnum("--train", optarg,
+			    256, 1u << 31, 0);
 			train = 1;
 			break;
 		case O_HELP: usage(); break;

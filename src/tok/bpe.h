@@ -28,7 +28,7 @@ struct pskd_bpe {
 	int		 pattern;	/* PSKD_PAT_* */
 	/* HF's rule (pskd_bpe_init_hf; hf.h's mstart...); NULL: tiktoken's */
 	const uint32_t	*mstart;
-	int		 whole;		/* a piece that is a token is that token */
+	int		 whole;		/* a piece that is a token is it */
 	const uint32_t	*mleft, *mrank;
 	uint32_t	*d, *f;		/* more scratch */
 	struct pskd_bpe_cache *cache;	/* pieces seen before */

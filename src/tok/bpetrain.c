@@ -25,23 +25,6 @@ static struct pskd_wordcount *wc;
 static int show;		/* progress lines */
 static uint64_t nread;		/* bytes of input, for progress */
 
-static _Noreturn void
-fail_at(const struct pskd_reader *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static _Noreturn void
-fail_at(const struct pskd_reader *r, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", r->name,
-	    (unsigned long long)r->lineno, msg);
-}
-
 static void
 count_text(const unsigned char *s, size_t n)
 {
@@ -71,14 +54,17 @@ read_lines(struct pskd_reader *r)
 		nread += len + 1;
 		if (opt->input == 'l') {
 			if ((off = pskd_utf8_check(line, len)) != len)
-				fail_at(r, "invalid UTF-8 at byte %zu", off);
+				pskd_fail_at(r->name, r->lineno, "invalid "
+				    "UTF-8 at byte %zu", off);
 			count_text(line, len);
 		} else {
 			if (pskd_json_fields(line, len, &f, 1, err, sizeof(err),
 			    &off) == -1)
-				fail_at(r, "%s at byte %zu", err, off);
+				pskd_fail_at(r->name, r->lineno, "%s at byte "
+				    "%zu", err, off);
 			if (f.kind != PSKD_JSON_STRING)
-				fail_at(r, "no string field \"%s\"", opt->field);
+				pskd_fail_at(r->name, r->lineno, "no string "
+				    "field \"%s\"", opt->field);
 			count_text(f.value.p, f.value.len);
 		}
 		if (show)
@@ -113,8 +99,9 @@ read_raw(struct pskd_reader *r)
 				r->lineno++;
 				linestart = base + (uint64_t)(nl - p) + 1;
 			}
-			fail_at(r, "invalid UTF-8 at byte %llu",
-			    (unsigned long long)(base + off - linestart));
+			pskd_fail_at(r->name, r->lineno, "invalid UTF-8 at "
+			    "byte %llu", (unsigned long long)(base + off -
+			    linestart));
 		}
 		/* The character after the cut is lookahead for the pieces. */
 		pos = cut ? pskd_wordcount_text(wc, pattern, p, cut + look,
@@ -220,7 +207,8 @@ json_token(struct pskd_buf *b, struct pskd_buf *t, const unsigned char *s,
 
 	t->len = 0;
 	for (i = 0; i < n; i++)
-		pskd_buf_add(t, u, pskd_utf8_encode(pskd_hf_byte_char(s[i]), u));
+		pskd_buf_add(t, u, pskd_utf8_encode(pskd_hf_byte_char(s[i]),
+		    u));
 	pskd_json_quote(b, t->p, t->len);
 }
 

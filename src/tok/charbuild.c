@@ -22,7 +22,7 @@ collect(const char *name, uint64_t line, const unsigned char *s, size_t n)
 	for (i = 0; i < n; i += k) {
 		if ((k = pskd_utf8_decode(s + i, n - i, &cp)) == 0) {
 			pskd_tok_locate(s, i, &line, &col);
-			pskd_tok_fail(name, line, "invalid UTF-8 at byte %zu",
+			pskd_fail_at(name, line, "invalid UTF-8 at byte %zu",
 			    col);
 		}
 		seen[cp >> 3] |= (unsigned char)(1u << (cp & 7));
@@ -71,10 +71,10 @@ build_reader(struct pskd_reader *r)
 		}
 		if (pskd_json_fields(line, len, &f, 1, err, sizeof(err),
 		    &off) == -1)
-			pskd_tok_fail(r->name, r->lineno, "%s at byte %zu", err,
+			pskd_fail_at(r->name, r->lineno, "%s at byte %zu", err,
 			    off);
 		if (f.kind != PSKD_JSON_STRING)
-			pskd_tok_fail(r->name, r->lineno, "no string member "
+			pskd_fail_at(r->name, r->lineno, "no string member "
 			    "\"%s\"", opt->field);
 		collect(r->name, r->lineno, f.value.p, f.value.len);
 	}

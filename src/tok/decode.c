@@ -52,7 +52,7 @@ run(const uint32_t *ids, size_t n, uint64_t k, unsigned step, int flags)
 	size_t bad;
 
 	if (n > 0 && voc.kind->decode(&voc, ids, n, flags, &text, &bad) == -1)
-		pskd_tok_fail(inname, 0, "E%d: sample %llu: %llu is not a "
+		pskd_fail_at(inname, 0, "E%d: sample %llu: %llu is not a "
 		    "token of %s", PSKD_E_VALUE,
 		    (unsigned long long)(k + bad * step),
 		    (unsigned long long)ids[bad], voc.name);
@@ -105,7 +105,7 @@ stream_chunk(const struct pskd_leaf *l, const unsigned char *p, size_t n,
 	for (i = 0; i < n; i++) {
 		id = pskd_leaf_idx(l, p + i * l->width, 0);
 		if (id > UINT32_MAX)
-			pskd_tok_fail(inname, 0, "E%d: sample %llu: %llu is "
+			pskd_fail_at(inname, 0, "E%d: sample %llu: %llu is "
 			    "not a token of %s", PSKD_E_VALUE,
 			    (unsigned long long)(k + i),
 			    (unsigned long long)id, voc.name);
@@ -217,9 +217,9 @@ pskd_tok_decode(const struct pskd_tok_opt *opt, int argc, char **argv)
 		pskd_err(PSKD_EXIT_DATA, "%s", argv[0]);
 	inname = r.name;
 	if (pskd_header_read(&h, &r, &e) == -1)
-		pskd_tok_fail(r.name, 0, "%s", e.msg);
+		pskd_fail_at(r.name, 0, "%s", e.msg);
 	if ((bound = token_bound(&h.type)) == 0)
-		pskd_tok_fail(r.name, 0, "E%d: not tokens: type %s, not idx[V] "
+		pskd_fail_at(r.name, 0, "E%d: not tokens: type %s, not idx[V] "
 		    "leaves", PSKD_E_MISMATCH, h.type.text);
 	l = h.type.leaves;
 	stream = h.type.nleaves == 1 && l->ndim == 0;
@@ -227,7 +227,7 @@ pskd_tok_decode(const struct pskd_tok_opt *opt, int argc, char **argv)
 		encoding = pskd_vocab_guess(bound);
 	pskd_vocab_open(&voc, encoding, opt->vocab);
 	if (bound != voc.nvocab)
-		pskd_tok_fail(r.name, 0, "E%d: type %s is not idx[%llu] of %s",
+		pskd_fail_at(r.name, 0, "E%d: type %s is not idx[%llu] of %s",
 		    PSKD_E_MISMATCH, h.type.text,
 		    (unsigned long long)voc.nvocab, voc.name);
 	mark_specials();
@@ -241,10 +241,10 @@ pskd_tok_decode(const struct pskd_tok_opt *opt, int argc, char **argv)
 			break;
 		n = (size_t)got / ss;
 		if (n == 0)
-			pskd_tok_fail(r.name, 0, "E%d: truncated at sample %llu",
+			pskd_fail_at(r.name, 0, "E%d: truncated at sample %llu",
 			    PSKD_E_TRUNC, (unsigned long long)k);
 		if (h.count != PSKD_COUNT_STREAM && k + n > h.count)
-			pskd_tok_fail(r.name, 0, "E%d: data after the last of "
+			pskd_fail_at(r.name, 0, "E%d: data after the last of "
 			    "%llu samples", PSKD_E_MAGIC,
 			    (unsigned long long)h.count);
 		text.len = 0;
@@ -258,7 +258,7 @@ pskd_tok_decode(const struct pskd_tok_opt *opt, int argc, char **argv)
 		pskd_reader_skip(&r, n * ss);
 	}
 	if (h.count != PSKD_COUNT_STREAM && k < h.count)
-		pskd_tok_fail(r.name, 0, "E%d: truncated at sample %llu (%llu "
+		pskd_fail_at(r.name, 0, "E%d: truncated at sample %llu (%llu "
 		    "samples declared)", PSKD_E_TRUNC, (unsigned long long)k,
 		    (unsigned long long)h.count);
 	if (stream) {

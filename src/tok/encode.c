@@ -81,15 +81,15 @@ document(const char *name, uint64_t line, const unsigned char *s, size_t n,
 	}
 	if (!opt->bytes && (bad = pskd_utf8_check(s, n)) != n) {
 		pskd_tok_locate(s, bad, &line, &col);
-		pskd_tok_fail(name, line, "invalid UTF-8 at byte %zu", col);
+		pskd_fail_at(name, line, "invalid UTF-8 at byte %zu", col);
 	}
 	if (voc.kind->encode(&voc, s, n, opt->allow_special, &ids, &bad,
 	    &cp) == -1) {
 		pskd_tok_locate(s, bad, &line, &col);
 		if (cp == PSKD_NOT_CHAR)
-			pskd_tok_fail(name, line, "invalid UTF-8 at byte %zu",
+			pskd_fail_at(name, line, "invalid UTF-8 at byte %zu",
 			    col);
-		pskd_tok_fail(name, line, "character U+%04X not in vocabulary",
+		pskd_fail_at(name, line, "character U+%04X not in vocabulary",
 		    cp);
 	}
 	if (last) {
@@ -207,10 +207,10 @@ read_lines(struct pskd_reader *r)
 		} else {
 			if (pskd_json_fields(line, len, &f, 1, err, sizeof(err),
 			    &off) == -1)
-				pskd_tok_fail(r->name, r->lineno, "%s at byte "
+				pskd_fail_at(r->name, r->lineno, "%s at byte "
 				    "%zu", err, off);
 			if (f.kind != PSKD_JSON_STRING)
-				pskd_tok_fail(r->name, r->lineno, "no string "
+				pskd_fail_at(r->name, r->lineno, "no string "
 				    "member \"%s\"", opt->field);
 			document(r->name, r->lineno, f.value.p, f.value.len,
 			    1);

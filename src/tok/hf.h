@@ -80,7 +80,7 @@ struct pskd_hf_pretok {
 	int		 split;		/* Metaspace */
 	char		 rep[4];	/* Metaspace's replacement (UTF-8) */
 	size_t		 replen;
-	int		 fast;		/* PSKD_PAT_* cutting as the regex, or -1 */
+	int		 fast;		/* PSKD_PAT_* cutting as re, or -1 */
 	struct pskd_hf_regex *re;	/* Split; ByteLevel's own */
 };
 
@@ -154,7 +154,7 @@ struct pskd_hf {
 	struct pskd_hf_added *added;
 	size_t		 nadded;
 	int		 anynormalized;	/* added tokens with normalized */
-	uint32_t	*bos, *eos;	/* the post-processor's, around a text */
+	uint32_t	*bos, *eos;	/* the post-processor's tokens */
 	size_t		 nbos, neos;
 	uint64_t	 nvocab;	/* V */
 };

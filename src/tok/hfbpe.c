@@ -298,14 +298,16 @@ symbols(struct pskd_hf_words *w, const unsigned char *s, size_t n)
 		cl = pskd_utf8_decode(s + i, n - i, &id);
 		if (cl == 0) {
 			cl = 1;
-			id = PSKD_HF_CHARS;	/* not a character: by its byte */
+			id = PSKD_HF_CHARS;	/* not UTF-8: by its byte */
 		}
 		c = s + i;
 		clen = cl;
-		if ((i > 0 && hf->prefixlen) || (i + cl == n && hf->suffixlen)) {
+		if ((i > 0 && hf->prefixlen) ||
+		    (i + cl == n && hf->suffixlen)) {
 			w->key.len = 0;
 			if (i > 0)
-				pskd_buf_add(&w->key, hf->prefix, hf->prefixlen);
+				pskd_buf_add(&w->key, hf->prefix,
+				    hf->prefixlen);
 			pskd_buf_add(&w->key, s + i, cl);
 			if (i + cl == n)
 				pskd_buf_add(&w->key, hf->suffix,

@@ -1240,8 +1240,8 @@ added_ids(struct pskd_hf *hf)
 		} else {
 			as_stored(hf, (const unsigned char *)a->text, a->len,
 			    &tok);
-			if ((id = pskd_ranks_find(&hf->vocab, tok.p, tok.len)) ==
-			    PSKD_RANK_NONE)
+			id = pskd_ranks_find(&hf->vocab, tok.p, tok.len);
+			if (id == PSKD_RANK_NONE)
 				id = next++;
 		}
 		hf->added[k] = *a;

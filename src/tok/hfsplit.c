@@ -9,8 +9,9 @@
  * compiles it: \s, \S, \w and \W outside a bracket, \s and \w inside
  * one, become White_Space and Oniguruma's word class; \p{L}, \p{N} and
  * o200k's two letter classes get the code points of build/gen/ucd.h (the
- * tables of the hand-written pre-tokenizers) that PCRE2's lack.  Those (pretok.c) cut a text for the
- * patterns they know, which tests/t/tok-hf-split checks against PCRE2.
+ * tables of the hand-written pre-tokenizers) that PCRE2's lack.  Those
+ * (pretok.c) cut a text for the patterns they know, which
+ * tests/unit/test-tok-split.c checks against PCRE2.
  *
  * A pre-tokenizer maps each piece of the text to pieces, splitting it at
  * the matches of its pattern; SplitDelimiterBehavior says what becomes of

@@ -1,9 +1,8 @@
 /*
  * out.c - what pskd-tok's modes share: the output (-o FILE through a
- * temporary, or the standard output), the inputs, messages with a line.
+ * temporary, or the standard output), the inputs, where in a text.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,21 +61,6 @@ pskd_tok_each_input(int argc, char **argv, void (*fn)(struct pskd_reader *))
 		fn(&r);
 		pskd_reader_close(&r);
 	}
-}
-
-void
-pskd_tok_fail(const char *name, uint64_t line, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (line > 0)
-		pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", name,
-		    (unsigned long long)line, msg);
-	pskd_errx(PSKD_EXIT_DATA, "%s: %s", name, msg);
 }
 
 void

@@ -43,9 +43,6 @@ void	pskd_tok_train(const struct pskd_tok_opt *o, int argc, char **argv);
  */
 void	pskd_tok_each_input(int argc, char **argv,
 	    void (*fn)(struct pskd_reader *));
-/* "NAME:LINE: message" (LINE 0: "NAME: message") and exit 1. */
-_Noreturn void pskd_tok_fail(const char *name, uint64_t line,
-	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The line and column of s[off] in a text that starts at line *line. */
 void	pskd_tok_locate(const unsigned char *s, size_t off, uint64_t *line,
 	    size_t *col);

@@ -615,8 +615,8 @@ hf_decode(struct pskd_vocab *v, const uint32_t *ids, size_t n, int flags,
 	for (i = 0; i < n; i++) {
 		if (hf->nadded > 0 && (ad = added_id(hf, ids[i])) != NULL) {
 			if (fast)
-				byte_level(h, 0, (const unsigned char *)ad->text,
-				    ad->len);
+				byte_level(h, 0,
+				    (const unsigned char *)ad->text, ad->len);
 			else
 				tok_add(h, 0, ad->text, ad->len);
 			continue;

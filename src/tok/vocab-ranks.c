@@ -30,8 +30,10 @@ static const struct encoding {
 	{ "p50k_base", PSKD_PAT_R50K, 50280, 50281,
 	    { { "<|endoftext|>", 13, 50256, 0 } } },
 	{ "cl100k_base", PSKD_PAT_CL100K, 100256, 100277,
-	    { { "<|endoftext|>", 13, 100257, 0 }, { "<|fim_prefix|>", 14, 100258, 0 },
-	    { "<|fim_middle|>", 14, 100259, 0 }, { "<|fim_suffix|>", 14, 100260, 0 },
+	    { { "<|endoftext|>", 13, 100257, 0 },
+	    { "<|fim_prefix|>", 14, 100258, 0 },
+	    { "<|fim_middle|>", 14, 100259, 0 },
+	    { "<|fim_suffix|>", 14, 100260, 0 },
 	    { "<|endofprompt|>", 15, 100276, 0 } } },
 	{ "o200k_base", PSKD_PAT_O200K, 199998, 200019,
 	    { { "<|endoftext|>", 13, 199999, 0 },
@@ -103,8 +105,9 @@ encoding_opt(const char *encoding)
 	const struct encoding *enc = NULL;
 
 	if (encoding != NULL && (enc = encoding_named(encoding)) == NULL)
-		pskd_errx(PSKD_EXIT_USAGE, "-E %s: unknown encoding (r50k_base, "
-		    "p50k_base, cl100k_base, o200k_base or char)", encoding);
+		pskd_errx(PSKD_EXIT_USAGE, "-E %s: unknown encoding "
+		    "(r50k_base, p50k_base, cl100k_base, o200k_base or char)",
+		    encoding);
 	return enc;
 }
 
@@ -175,8 +178,8 @@ tiktoken_load(struct pskd_vocab *v, const char *path, const char *encoding)
 	if (path == NULL) {
 		if ((found = pskd_vocab_find(enc->name, ".tiktoken", &tried)) ==
 		    NULL)
-			pskd_errx(PSKD_EXIT_DATA, "%s.tiktoken: not found in %s "
-			    "(give -v FILE, or run make deps)", enc->name,
+			pskd_errx(PSKD_EXIT_DATA, "%s.tiktoken: not found in "
+			    "%s (give -v FILE, or run make deps)", enc->name,
 			    tried);
 		free(tried);
 		path = found;
