@@ -19,6 +19,7 @@
 #include "pretok.h"
 #include "bpe.h"
 #include "hf.h"
+#include "merge.h"
 
 #define SMALL		64	/* pieces up to this long: the plain scan */
 #define CACHE_BITS	15	/* 32768 entries of 32 bytes: 1 MiB */
@@ -127,7 +128,6 @@ pskd_bpe_free(struct pskd_bpe *e)
 	free(e->c);
 	free(e->heap);
 	free(e->d);
-	free(e->f);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -155,7 +155,6 @@ scratch(struct pskd_bpe *e, size_t n)
 	e->b = pskd_xreallocarray(e->b, e->cap, sizeof(uint32_t));
 	e->c = pskd_xreallocarray(e->c, e->cap, sizeof(uint32_t));
 	e->d = pskd_xreallocarray(e->d, e->cap, sizeof(uint32_t));
-	e->f = pskd_xreallocarray(e->f, e->cap, sizeof(uint32_t));
 	e->heap = pskd_xreallocarray(e->heap, e->cap * 2, sizeof(uint64_t));
 }
 
@@ -216,7 +215,7 @@ static size_t
 merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
     uint32_t *out)
 {
-	uint32_t *nx = e->a, *rk = e->b, *id = e->c, best, i, j, k, q, kq;
+	uint32_t *nx = e->a, *rk = e->b, *id = e->c, best, i, j, k, kq;
 	size_t m = 0;
 
 	if (n <= PREFETCH_MAX)
@@ -230,15 +229,8 @@ merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
 		    PSKD_RANK_NONE;
 	}
 	for (;;) {
-		best = PSKD_RANK_NONE;
-		k = kq = 0;
-		for (q = i = 0; i < n; q = i, i = nx[i])
-			if (rk[i] < best) {
-				best = rk[i];
-				k = i;
-				kq = q;
-			}
-		if (best == PSKD_RANK_NONE)
+		if ((best = pskd_merge_lowest(nx, rk, (uint32_t)n, &k, &kq)) ==
+		    PSKD_RANK_NONE)
 			break;
 		/* Parts k and the next become the token best. */
 		j = nx[k] = nx[nx[k]];
@@ -251,56 +243,6 @@ merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	for (i = 0; i < n; i = nx[i])
 		out[m++] = id[i];
 	return m;
-}
-
-/*
- * The min-heap of (rank << 32 | position), 4-ary: half the depth of a
- * binary heap, and the four children of a node share a cache line.
- */
-static void
-heap_up(uint64_t *h, size_t i, uint64_t v)
-{
-	size_t up;
-
-	while (i > 0 && h[up = (i - 1) / 4] > v) {
-		h[i] = h[up];
-		i = up;
-	}
-	h[i] = v;
-}
-
-static void
-heap_down(uint64_t *h, size_t n, size_t i, uint64_t v)
-{
-	size_t c, k, best;
-
-	while ((c = 4 * i + 1) < n) {
-		best = c;
-		for (k = c + 1; k < c + 4 && k < n; k++)
-			if (h[k] < h[best])
-				best = k;
-		if (h[best] >= v)
-			break;
-		h[i] = h[best];
-		i = best;
-	}
-	h[i] = v;
-}
-
-static void
-heap_push(uint64_t *h, size_t *n, uint64_t v)
-{
-	heap_up(h, (*n)++, v);
-}
-
-static uint64_t
-heap_pop(uint64_t *h, size_t *n)
-{
-	uint64_t top = h[0];
-
-	if (--*n > 0)
-		heap_down(h, *n, 0, h[*n]);
-	return top;
 }
 
 /*
@@ -325,11 +267,9 @@ merge_heap(struct pskd_bpe *e, const unsigned char *p, size_t n,
 		if (rk[i] != PSKD_RANK_NONE)
 			h[nh++] = (uint64_t)rk[i] << 32 | i;
 	}
-	for (j = (uint32_t)(nh / 4 + 1); j-- > 0; )	/* heapify */
-		if (j < nh)
-			heap_down(h, nh, j, h[j]);
+	pskd_heapify(h, nh);
 	while (nh > 0) {
-		top = heap_pop(h, &nh);
+		top = pskd_heap_pop(h, &nh);
 		i = (uint32_t)top;
 		if (nx[i] == 0 || rk[i] != top >> 32)
 			continue;	/* stale */
@@ -342,12 +282,12 @@ merge_heap(struct pskd_bpe *e, const unsigned char *p, size_t n,
 		rk[i] = nx[i] < n ? rank_of(r, p + i, end - i) :
 		    PSKD_RANK_NONE;
 		if (rk[i] != PSKD_RANK_NONE)
-			heap_push(h, &nh, (uint64_t)rk[i] << 32 | i);
+			pskd_heap_push(h, &nh, (uint64_t)rk[i] << 32 | i);
 		if (i > 0) {
 			q = pv[i];
 			rk[q] = rank_of(r, p + q, nx[i] - q);
 			if (rk[q] != PSKD_RANK_NONE)
-				heap_push(h, &nh, (uint64_t)rk[q] << 32 | q);
+				pskd_heap_push(h, &nh, (uint64_t)rk[q] << 32 | q);
 		}
 	}
 	for (i = 0; i < n; i = nx[i]) {
@@ -381,101 +321,45 @@ hf_rank(const struct pskd_bpe *e, const unsigned char *p, size_t n,
 	return PSKD_RANK_NONE;
 }
 
-/* tiktoken's loop of merge_small with HF's rule: id[i] the part's token. */
-static size_t
-merge_small_hf(struct pskd_bpe *e, const unsigned char *p, size_t n,
-    uint32_t *out)
+/* hf_rank for the parts at i and j of the piece in ctx. */
+struct hf_piece {
+	const struct pskd_bpe *e;
+	const unsigned char *p;
+};
+
+/* Inlined into merge.h's loops, which take it by pointer. */
+static inline __attribute__((always_inline)) uint32_t
+piece_rank(void *ctx, const struct pskd_merge_parts *m, uint32_t i,
+    uint32_t j, uint32_t *nw)
 {
-	uint32_t *nx = e->a, *rk = e->b, *id = e->c, *nw = e->d;
-	uint32_t best, i, j, k, q, kq;
-	size_t m = 0;
+	const struct hf_piece *c = ctx;
+
+	return hf_rank(c->e, c->p + i, m->nx[j] - i, m->id[i], m->id[j], nw);
+}
+
+/*
+ * HF's rule on a piece of n bytes: the bytes' tokens, the first pairs by
+ * the table of two-byte tokens (and their joins prefetched, as
+ * merge_small does), then merge.h's loops.
+ */
+static size_t
+merge_hf(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
+{
+	struct pskd_merge_parts m = { e->a, e->b, e->c, out, e->d, e->heap };
+	struct hf_piece c = { e, p };
+	uint32_t i;
 
 	if (n <= PREFETCH_MAX)
 		prefetch_joins(e->ranks, p, n);
-	for (i = 0; i < n; i++) {
-		nx[i] = i + 1;
-		if ((id[i] = e->byte[p[i]]) == PSKD_RANK_NONE)
-			id[i] = byte_token(e->ranks, p[i]);
-	}
+	for (i = 0; i < n; i++)
+		if ((out[i] = e->byte[p[i]]) == PSKD_RANK_NONE)
+			out[i] = byte_token(e->ranks, p[i]);
 	for (i = 0; i + 1 < n; i++)
-		rk[i] = hf_rank(e, p + i, 2, id[i], id[i + 1], &nw[i]);
-	rk[n - 1] = PSKD_RANK_NONE;
-	for (;;) {
-		best = PSKD_RANK_NONE;
-		k = kq = 0;
-		for (q = i = 0; i < n; q = i, i = nx[i])
-			if (rk[i] < best) {
-				best = rk[i];
-				k = i;
-				kq = q;
-			}
-		if (best == PSKD_RANK_NONE)
-			break;
-		id[k] = nw[k];
-		j = nx[k] = nx[nx[k]];
-		rk[k] = j < n ? hf_rank(e, p + k, nx[j] - k, id[k], id[j],
-		    &nw[k]) : PSKD_RANK_NONE;
-		if (k > 0)
-			rk[kq] = hf_rank(e, p + kq, j - kq, id[kq], id[k],
-			    &nw[kq]);
-	}
-	for (i = 0; i < n; i = nx[i])
-		out[m++] = id[i];
-	return m;
-}
-
-/* merge_heap with HF's rule. */
-static size_t
-merge_heap_hf(struct pskd_bpe *e, const unsigned char *p, size_t n,
-    uint32_t *out)
-{
-	uint32_t *nx = e->a, *pv = e->b, *rk = e->c, *id = e->d, *nw = e->f;
-	uint32_t i, j, q, end;
-	uint64_t *h = e->heap, top;
-	size_t nh = 0, m = 0;
-
-	for (i = 0; i < n; i++) {
-		nx[i] = i + 1;
-		pv[i] = i - 1;
-		if ((id[i] = e->byte[p[i]]) == PSKD_RANK_NONE)
-			id[i] = byte_token(e->ranks, p[i]);
-	}
-	for (i = 0; i < n; i++) {
-		rk[i] = i + 1 < n ? hf_rank(e, p + i, 2, id[i], id[i + 1],
-		    &nw[i]) : PSKD_RANK_NONE;
-		if (rk[i] != PSKD_RANK_NONE)
-			h[nh++] = (uint64_t)rk[i] << 32 | i;
-	}
-	for (j = (uint32_t)(nh / 4 + 1); j-- > 0; )
-		if (j < nh)
-			heap_down(h, nh, j, h[j]);
-	while (nh > 0) {
-		top = heap_pop(h, &nh);
-		i = (uint32_t)top;
-		if (nx[i] == 0 || rk[i] != top >> 32)
-			continue;	/* stale */
-		id[i] = nw[i];
-		j = nx[i];
-		nx[i] = nx[j];
-		nx[j] = 0;
-		if (nx[i] < n)
-			pv[nx[i]] = i;
-		end = nx[i] < n ? nx[nx[i]] : (uint32_t)n;
-		rk[i] = nx[i] < n ? hf_rank(e, p + i, end - i, id[i],
-		    id[nx[i]], &nw[i]) : PSKD_RANK_NONE;
-		if (rk[i] != PSKD_RANK_NONE)
-			heap_push(h, &nh, (uint64_t)rk[i] << 32 | i);
-		if (i > 0) {
-			q = pv[i];
-			rk[q] = hf_rank(e, p + q, nx[i] - q, id[q], id[i],
-			    &nw[q]);
-			if (rk[q] != PSKD_RANK_NONE)
-				heap_push(h, &nh, (uint64_t)rk[q] << 32 | q);
-		}
-	}
-	for (i = 0; i < n; i = nx[i])
-		out[m++] = id[i];
-	return m;
+		m.rk[i] = hf_rank(e, p + i, 2, out[i], out[i + 1], &m.nw[i]);
+	m.rk[n - 1] = PSKD_RANK_NONE;
+	if (n <= SMALL)
+		return pskd_merge_scan(&m, (uint32_t)n, piece_rank, &c);
+	return pskd_merge_heapwise(&m, (uint32_t)n, piece_rank, &c);
 }
 
 static size_t
@@ -483,8 +367,7 @@ merge(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
 {
 	scratch(e, n);
 	if (e->mstart != NULL)
-		return n <= SMALL ? merge_small_hf(e, p, n, out) :
-		    merge_heap_hf(e, p, n, out);
+		return merge_hf(e, p, n, out);
 	if (n <= SMALL)
 		return merge_small(e, p, n, out);
 	return merge_heap(e, p, n, out);

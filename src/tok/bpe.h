@@ -30,7 +30,7 @@ struct pskd_bpe {
 	const uint32_t	*mstart;
 	int		 whole;		/* a piece that is a token is it */
 	const uint32_t	*mleft, *mrank;
-	uint32_t	*d, *f;		/* more scratch */
+	uint32_t	*d;		/* more scratch */
 	struct pskd_bpe_cache *cache;	/* pieces seen before */
 	uint32_t	*pair;		/* rank of each two-byte string */
 	uint32_t	 byte[256];	/* rank of each byte */

@@ -229,11 +229,9 @@ struct pskd_hf_scratch {
 /*
  * HF's BPE merges on ids[0..n) in place: always the pair that comes first
  * in the merges, the leftmost of equal ones; returns the new count.
- * pairs, if not NULL: the merge of each first pair, ids[i] and ids[i + 1],
- * as (rank << 32 | new id), ~0 for none (the caller knew them).
  */
 size_t	pskd_hf_merge_all(const struct pskd_hf_merges *m, uint32_t *ids,
-	    size_t n, const uint64_t *pairs, struct pskd_hf_scratch *s);
+	    size_t n, struct pskd_hf_scratch *s);
 
 /*
  * The model on one word w[0..n) (after the pre-tokenizers), for a

@@ -19,6 +19,7 @@
 
 #include "pskd.h"
 #include "hf.h"
+#include "merge.h"
 
 #define SMALL	48	/* words up to this many symbols: the plain scan */
 
@@ -96,150 +97,48 @@ scratch(struct pskd_hf_scratch *s, size_t n)
 	s->heap = pskd_xreallocarray(s->heap, s->cap * 3, sizeof(*s->heap));
 }
 
-/* The plain scan: symbols a list over positions, nx[i] the next one. */
-/* The first pairs: given (rank << 32 | new id), or looked up. */
+/* The first pairs' merges, their slots fetched together, not in turn. */
 static void
 first_pairs(const struct pskd_hf_merges *m, const uint32_t *ids, size_t n,
-    const uint64_t *pairs, uint32_t *rk, uint32_t *nw)
+    uint32_t *rk, uint32_t *nw)
 {
 	size_t i;
 
-	if (pairs != NULL) {
-		for (i = 0; i + 1 < n; i++) {
-			rk[i] = (uint32_t)(pairs[i] >> 32);
-			nw[i] = (uint32_t)pairs[i];
-		}
-	} else {
-		/* Their slots fetched together rather than in turn. */
-		for (i = 0; i + 1 < n; i++)
-			pskd_hf_merge_prefetch(m, ids[i], ids[i + 1]);
-		for (i = 0; i + 1 < n; i++)
-			rk[i] = pskd_hf_merge(m, ids[i], ids[i + 1], &nw[i]);
-	}
+	for (i = 0; i + 1 < n; i++)
+		pskd_hf_merge_prefetch(m, ids[i], ids[i + 1]);
+	for (i = 0; i + 1 < n; i++)
+		rk[i] = pskd_hf_merge(m, ids[i], ids[i + 1], &nw[i]);
 	rk[n - 1] = PSKD_RANK_NONE;
 }
 
-static size_t
-merge_small(const struct pskd_hf_merges *m, uint32_t *ids, size_t n,
-    const uint64_t *pairs, struct pskd_hf_scratch *s)
+/* The merge of the parts at i and j, by the table of pairs. */
+/* Inlined into merge.h's loops, which take it by pointer. */
+static inline __attribute__((always_inline)) uint32_t
+pair_rank(void *ctx, const struct pskd_merge_parts *p, uint32_t i, uint32_t j,
+    uint32_t *nw)
 {
-	uint32_t *nx = s->nx, *rk = s->rk, *nw = s->nw, best, i, j, k, q, kq;
-	size_t out = 0;
-
-	first_pairs(m, ids, n, pairs, rk, nw);
-	for (i = 0; i < n; i++)
-		nx[i] = i + 1;
-	for (;;) {
-		best = PSKD_RANK_NONE;
-		k = kq = 0;
-		for (q = i = 0; i < n; q = i, i = nx[i])
-			if (rk[i] < best) {
-				best = rk[i];
-				k = i;
-				kq = q;
-			}
-		if (best == PSKD_RANK_NONE)
-			break;
-		ids[k] = nw[k];
-		j = nx[k] = nx[nx[k]];
-		rk[k] = j < n ? pskd_hf_merge(m, ids[k], ids[j], &nw[k]) :
-		    PSKD_RANK_NONE;
-		if (k > 0)
-			rk[kq] = pskd_hf_merge(m, ids[kq], ids[k], &nw[kq]);
-	}
-	for (i = 0; i < n; i = nx[i])
-		ids[out++] = ids[i];
-	return out;
-}
-
-/* The 4-ary min-heap of (rank << 32 | position), as in bpe.c. */
-static void
-heap_up(uint64_t *h, size_t i, uint64_t v)
-{
-	size_t up;
-
-	while (i > 0 && h[up = (i - 1) / 4] > v) {
-		h[i] = h[up];
-		i = up;
-	}
-	h[i] = v;
-}
-
-static void
-heap_down(uint64_t *h, size_t n, size_t i, uint64_t v)
-{
-	size_t c, k, best;
-
-	while ((c = 4 * i + 1) < n) {
-		best = c;
-		for (k = c + 1; k < c + 4 && k < n; k++)
-			if (h[k] < h[best])
-				best = k;
-		if (h[best] >= v)
-			break;
-		h[i] = h[best];
-		i = best;
-	}
-	h[i] = v;
-}
-
-static size_t
-merge_heap(const struct pskd_hf_merges *m, uint32_t *ids, size_t n,
-    const uint64_t *pairs, struct pskd_hf_scratch *s)
-{
-	uint32_t *nx = s->nx, *pv = s->pv, *rk = s->rk, *nw = s->nw, i, j, q;
-	uint64_t *h = s->heap, top;
-	size_t nh = 0, out = 0;
-
-	first_pairs(m, ids, n, pairs, rk, nw);
-	for (i = 0; i < n; i++) {
-		nx[i] = i + 1;
-		pv[i] = i - 1;
-		if (rk[i] != PSKD_RANK_NONE)
-			h[nh++] = (uint64_t)rk[i] << 32 | i;
-	}
-	for (j = (uint32_t)(nh / 4 + 1); j-- > 0; )
-		if (j < nh)
-			heap_down(h, nh, j, h[j]);
-	while (nh > 0) {
-		top = h[0];
-		if (--nh > 0)
-			heap_down(h, nh, 0, h[nh]);
-		i = (uint32_t)top;
-		if (nx[i] == 0 || rk[i] != top >> 32)
-			continue;	/* stale */
-		ids[i] = nw[i];
-		j = nx[i];
-		nx[i] = nx[j];
-		nx[j] = 0;
-		if (nx[i] < n)
-			pv[nx[i]] = i;
-		rk[i] = nx[i] < n ? pskd_hf_merge(m, ids[i], ids[nx[i]],
-		    &nw[i]) : PSKD_RANK_NONE;
-		if (rk[i] != PSKD_RANK_NONE)
-			heap_up(h, nh++, (uint64_t)rk[i] << 32 | i);
-		if (i > 0) {
-			q = pv[i];
-			rk[q] = pskd_hf_merge(m, ids[q], ids[i], &nw[q]);
-			if (rk[q] != PSKD_RANK_NONE)
-				heap_up(h, nh++, (uint64_t)rk[q] << 32 | q);
-		}
-	}
-	for (i = 0; i < n; i = nx[i])
-		ids[out++] = ids[i];
-	return out;
+	return pskd_hf_merge(ctx, p->id[i], p->id[j], nw);
 }
 
 size_t
 pskd_hf_merge_all(const struct pskd_hf_merges *m, uint32_t *ids, size_t n,
-    const uint64_t *pairs, struct pskd_hf_scratch *s)
+    struct pskd_hf_scratch *s)
 {
+	struct pskd_merge_parts p;
+
 	if (n < 2)
 		return n;
 	scratch(s, n);
+	first_pairs(m, ids, n, s->rk, s->nw);
+	p.nx = s->nx;
+	p.pv = s->pv;
+	p.rk = s->rk;
+	p.id = ids;
+	p.nw = s->nw;
+	p.heap = s->heap;
 	if (n <= SMALL)
-		return merge_small(m, ids, n, pairs, s);
-	return merge_heap(m, ids, n, pairs, s);
+		return pskd_merge_scan(&p, (uint32_t)n, pair_rank, (void *)m);
+	return pskd_merge_heapwise(&p, (uint32_t)n, pair_rank, (void *)m);
 }
 
 /* ---- words of characters --------------------------------------------- */
@@ -377,7 +276,7 @@ word(struct pskd_hf_words *w, const unsigned char *s, size_t n, uint64_t h,
 		}
 	}
 	k = symbols(w, s, n);
-	k = pskd_hf_merge_all(&hf->merges, w->ids, k, NULL, &w->s);
+	k = pskd_hf_merge_all(&hf->merges, w->ids, k, &w->s);
 	pskd_ids_reserve(out, k);
 	memcpy(out->v + out->n, w->ids, k * sizeof(uint32_t));
 	out->n += k;

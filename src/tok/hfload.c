@@ -143,9 +143,12 @@ type_of(struct ld *l)
 	return string(l, NULL);
 }
 
-/* A Replace or Split pattern: {"String": s} or {"Regex": r}. */
+/*
+ * A Replace or Split pattern, {"String": s} or {"Regex": r}: compiled, and
+ * its text (the caller's to free) and which it is.
+ */
 static struct pskd_hf_regex *
-pattern(struct ld *l, int regex_ok, char **lit, size_t *litlen)
+pattern(struct ld *l, char **text, size_t *len, int *literal_out)
 {
 	struct pskd_hf_regex *re;
 	char err[256], *p;
@@ -157,16 +160,12 @@ pattern(struct ld *l, int regex_ok, char **lit, size_t *litlen)
 	literal = key_is(l, "String");
 	if (!literal && !key_is(l, "Regex"))
 		die(l, "expected {\"String\": ...} or {\"Regex\": ...}");
-	if (!literal && !regex_ok)
-		unsupported(l, "a decoder's pattern", "Regex");
 	p = string(l, &n);
 	if ((re = pskd_hf_regex_new(p, n, literal, err, sizeof(err))) == NULL)
 		die(l, pskd_xstrdup(err));
-	if (literal && n > 0) {
-		*lit = p;	/* a string: found without the regex */
-		*litlen = n;
-	} else
-		free(p);
+	*text = p;
+	*len = n;
+	*literal_out = literal;
 	if (pskd_jscan_member(&l->j, &l->key))
 		die(l, "expected one of String and Regex");
 	check(l);
@@ -222,19 +221,19 @@ behavior(struct ld *l)
 	return i;
 }
 
-/* ---- normalizers ------------------------------------------------------- */
-
-static void normalizer(struct ld *, struct pskd_hf *);
-
+/* A Sequence's list: each element through fn. */
 static void
-normalizers(struct ld *l, struct pskd_hf *hf)
+each(struct ld *l, struct pskd_hf *hf, void (*fn)(struct ld *,
+    struct pskd_hf *), const char *what)
 {
 	if (!pskd_jscan_array(&l->j))
-		die(l, "expected a list of normalizers");
+		die(l, what);
 	while (pskd_jscan_next(&l->j))
-		normalizer(l, hf);
+		fn(l, hf);
 	check(l);
 }
+
+/* ---- normalizers ------------------------------------------------------- */
 
 static void
 normalizer(struct ld *l, struct pskd_hf *hf)
@@ -243,7 +242,7 @@ normalizer(struct ld *l, struct pskd_hf *hf)
 	    "Lowercase" };
 	struct pskd_hf_norm z;
 	char *type;
-	int i;
+	int i, lit;
 
 	if (pskd_jscan_null(&l->j))
 		return;
@@ -266,16 +265,21 @@ normalizer(struct ld *l, struct pskd_hf *hf)
 		unsupported(l, "the normalizer", type);
 	while (pskd_jscan_member(&l->j, &l->key)) {
 		if (strcmp(type, "Sequence") == 0 && key_is(l, "normalizers"))
-			normalizers(l, hf);
+			each(l, hf, normalizer, "expected a list of normalizers");
 		else if (z.type == HF_N_STRIP && key_is(l, "strip_left"))
 			z.left = boolean(l);
 		else if (z.type == HF_N_STRIP && key_is(l, "strip_right"))
 			z.right = boolean(l);
 		else if (z.type == HF_N_PREPEND && key_is(l, "prepend"))
 			z.a = string(l, &z.alen);
-		else if (z.type == HF_N_REPLACE && key_is(l, "pattern"))
-			z.re = pattern(l, 1, &z.a, &z.alen);
-		else if (z.type == HF_N_REPLACE && key_is(l, "content"))
+		else if (z.type == HF_N_REPLACE && key_is(l, "pattern")) {
+			/* A string is kept: found without the regex. */
+			z.re = pattern(l, &z.a, &z.alen, &lit);
+			if (!lit || z.alen == 0) {
+				free(z.a);
+				z.a = NULL;
+			}
+		} else if (z.type == HF_N_REPLACE && key_is(l, "content"))
 			z.b = string(l, &z.blen);
 		else if (!pskd_jscan_skip(&l->j))
 			break;
@@ -340,42 +344,6 @@ pskd_hf_fast_pattern(const char *p, size_t n)
 	return -1;
 }
 
-static void pretokenizer(struct ld *, struct pskd_hf *);
-
-static void
-pretokenizers(struct ld *l, struct pskd_hf *hf)
-{
-	if (!pskd_jscan_array(&l->j))
-		die(l, "expected a list of pre-tokenizers");
-	while (pskd_jscan_next(&l->j))
-		pretokenizer(l, hf);
-	check(l);
-}
-
-/* Split's pattern: a regex that a fast path may cut, or a string. */
-static void
-split_pattern(struct ld *l, struct pskd_hf_pretok *z)
-{
-	char err[256], *p;
-	size_t n;
-	int literal;
-
-	if (!pskd_jscan_object(&l->j) || !pskd_jscan_member(&l->j, &l->key))
-		die(l, "expected {\"String\": ...} or {\"Regex\": ...}");
-	literal = key_is(l, "String");
-	if (!literal && !key_is(l, "Regex"))
-		die(l, "expected {\"String\": ...} or {\"Regex\": ...}");
-	p = string(l, &n);
-	if (!literal)
-		z->fast = pskd_hf_fast_pattern(p, n);
-	if ((z->re = pskd_hf_regex_new(p, n, literal, err, sizeof(err))) ==
-	    NULL)
-		die(l, pskd_xstrdup(err));
-	free(p);
-	if (pskd_jscan_member(&l->j, &l->key))
-		die(l, "expected one of String and Regex");
-	check(l);
-}
 
 static int
 prepend_scheme(struct ld *l)
@@ -402,8 +370,9 @@ pretokenizer(struct ld *l, struct pskd_hf *hf)
 	    "Metaspace", "Digits", "Punctuation", "Whitespace",
 	    "WhitespaceSplit" };
 	struct pskd_hf_pretok z;
-	char err[256], *type;
-	int i, seq, scheme = -1, aps = -1;
+	char err[256], *type, *text;
+	size_t n;
+	int i, seq, scheme = -1, aps = -1, lit;
 
 	if (pskd_jscan_null(&l->j))
 		return;
@@ -426,14 +395,20 @@ pretokenizer(struct ld *l, struct pskd_hf *hf)
 	z.replen = 3;
 	while (pskd_jscan_member(&l->j, &l->key)) {
 		if (seq && key_is(l, "pretokenizers"))
-			pretokenizers(l, hf);
+			each(l, hf, pretokenizer, "expected a list of "
+			    "pre-tokenizers");
 		else if (z.type == HF_P_BYTELEVEL &&
 		    key_is(l, "add_prefix_space"))
 			z.prefix_space = boolean(l);
 		else if (z.type == HF_P_BYTELEVEL && key_is(l, "use_regex"))
 			z.use_regex = boolean(l);
-		else if (z.type == HF_P_SPLIT && key_is(l, "pattern"))
-			split_pattern(l, &z);
+		else if (z.type == HF_P_SPLIT && key_is(l, "pattern")) {
+			/* A regex that a fast path may cut, or a string. */
+			z.re = pattern(l, &text, &n, &lit);
+			if (!lit)
+				z.fast = pskd_hf_fast_pattern(text, n);
+			free(text);
+		}
 		else if ((z.type == HF_P_SPLIT || z.type == HF_P_PUNCT) &&
 		    key_is(l, "behavior"))
 			z.behavior = behavior(l);
@@ -476,17 +451,6 @@ pretokenizer(struct ld *l, struct pskd_hf *hf)
 
 /* ---- decoders ---------------------------------------------------------- */
 
-static void decoder(struct ld *, struct pskd_hf *);
-
-static void
-decoders(struct ld *l, struct pskd_hf *hf)
-{
-	if (!pskd_jscan_array(&l->j))
-		die(l, "expected a list of decoders");
-	while (pskd_jscan_next(&l->j))
-		decoder(l, hf);
-	check(l);
-}
 
 static void
 decoder(struct ld *l, struct pskd_hf *hf)
@@ -515,7 +479,7 @@ decoder(struct ld *l, struct pskd_hf *hf)
 	}
 	while (pskd_jscan_member(&l->j, &l->key)) {
 		if (seq && key_is(l, "decoders")) {
-			decoders(l, hf);
+			each(l, hf, decoder, "expected a list of decoders");
 		} else if (z.type == HF_D_STRIP && key_is(l, "content")) {
 			one_char(l, rep, &z.alen);
 			z.a = pskd_xstrndup(rep, z.alen);
@@ -747,17 +711,6 @@ name_id(struct ld *l)
 	return (uint32_t)id;
 }
 
-static void post_processor(struct ld *, struct pskd_hf *);
-
-static void
-post_processors(struct ld *l, struct pskd_hf *hf)
-{
-	if (!pskd_jscan_array(&l->j))
-		die(l, "expected a list of post-processors");
-	while (pskd_jscan_next(&l->j))
-		post_processor(l, hf);
-	check(l);
-}
 
 static void
 post_processor(struct ld *l, struct pskd_hf *hf)
@@ -795,7 +748,8 @@ post_processor(struct ld *l, struct pskd_hf *hf)
 		else if (kind == 2 && key_is(l, "sep"))
 			sep = name_id(l);
 		else if (kind == 3 && key_is(l, "processors"))
-			post_processors(l, hf);
+			each(l, hf, post_processor, "expected a list of "
+			    "post-processors");
 		else if (!pskd_jscan_skip(&l->j))
 			break;
 	}
