@@ -327,8 +327,7 @@ struct hf_piece {
 	const unsigned char *p;
 };
 
-/* Inlined into merge.h's loops, which take it by pointer. */
-static inline __attribute__((always_inline)) uint32_t
+static uint32_t
 piece_rank(void *ctx, const struct pskd_merge_parts *m, uint32_t i,
     uint32_t j, uint32_t *nw)
 {

@@ -112,8 +112,7 @@ first_pairs(const struct pskd_hf_merges *m, const uint32_t *ids, size_t n,
 }
 
 /* The merge of the parts at i and j, by the table of pairs. */
-/* Inlined into merge.h's loops, which take it by pointer. */
-static inline __attribute__((always_inline)) uint32_t
+static uint32_t
 pair_rank(void *ctx, const struct pskd_merge_parts *p, uint32_t i, uint32_t j,
     uint32_t *nw)
 {
