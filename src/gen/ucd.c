@@ -5,11 +5,19 @@
  * Each code point gets a byte of class bits (UCD_L, UCD_N, UCD_U, UCD_W,
  * UCD_S below); the table is two-level: ucd_stage1[cp >> 7] picks a block of
  * 128 bytes in ucd_stage2, identical blocks stored once.
+ *
+ * Then, for the regular expressions of tokenizer.json files (run by PCRE2,
+ * whose tables may be older), the code points of each class that PCRE2's
+ * own \p{L}, \p{N} and letter classes lack, as the contents of a bracket
+ * expression (UCD_PCRE2_ADD_*); and a check that PCRE2 has none that the
+ * table lacks, which its older tables never do.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 #include <utf8proc.h>
 
 #define NCP	0x110000
@@ -160,6 +168,61 @@ classify(long cp)
 	return b;
 }
 
+/* PCRE2 on one code point: does pattern (anchored both ends) match it? */
+static int
+pcre2_has(pcre2_code *c, pcre2_match_data *md, long cp)
+{
+	unsigned char b[4];
+	utf8proc_ssize_t n = utf8proc_encode_char((utf8proc_int32_t)cp, b);
+
+	return pcre2_match(c, b, (PCRE2_SIZE)n, 0, 0, md, NULL) >= 0;
+}
+
+/* UCD_PCRE2_ADD_name: what class bit has that PCRE2's pattern lacks. */
+static int
+pcre2_additions(const char *name, const char *pattern, unsigned bit)
+{
+	pcre2_code *c;
+	pcre2_match_data *md;
+	PCRE2_SIZE off;
+	long cp, first = -1;
+	int rc, has, mine;
+
+	c = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+	    PCRE2_UTF | PCRE2_UCP, &rc, &off, NULL);
+	if (c == NULL) {
+		fprintf(stderr, "ucd: cannot compile %s\n", pattern);
+		return -1;
+	}
+	md = pcre2_match_data_create_from_pattern(c, NULL);
+	printf("#define UCD_PCRE2_ADD_%s\t\"", name);
+	for (cp = 0; cp <= NCP; cp++) {
+		has = mine = 0;
+		if (cp < NCP && (cp < 0xd800 || cp >= 0xe000)) {
+			mine = (classify(cp) & bit) != 0;
+			has = pcre2_has(c, md, cp);
+		}
+		if (has && !mine) {
+			fprintf(stderr, "ucd: PCRE2 has U+%04lX in %s, the "
+			    "table does not\n", cp, pattern);
+			return -1;
+		}
+		if (mine && !has && first < 0)
+			first = cp;
+		if (!(mine && !has) && first >= 0) {
+			if (first == cp - 1)
+				printf("\\\\x{%lx}", first);
+			else
+				printf("\\\\x{%lx}-\\\\x{%lx}", first, cp - 1);
+			first = -1;
+		}
+	}
+	printf("\"\n");
+	pcre2_match_data_free(md);
+	pcre2_code_free(c);
+	return 0;
+}
+
 int
 main(void)
 {
@@ -215,6 +278,12 @@ main(void)
 	for (i = 0; i < nblocks * BLOCK; i++)
 		printf("%s%u,", i % 32 ? "" : "\n", stage2[i]);
 	printf("\n};\n");
+	if (pcre2_additions("L", "^\\p{L}$", 1) == -1 ||
+	    pcre2_additions("N", "^\\p{N}$", 2) == -1 ||
+	    pcre2_additions("U", "^[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]$",
+	    4) == -1 ||
+	    pcre2_additions("W", "^[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]$", 8) == -1)
+		return 1;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		perror("ucd");
 		return 1;

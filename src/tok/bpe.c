@@ -18,6 +18,8 @@
 #include "pskd.h"
 #include "pretok.h"
 #include "bpe.h"
+#include "hf.h"
+#include "merge.h"
 
 #define SMALL		64	/* pieces up to this long: the plain scan */
 #define CACHE_BITS	15	/* 32768 entries of 32 bytes: 1 MiB */
@@ -80,6 +82,7 @@ pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern)
 	memset(e, 0, sizeof(*e));
 	e->ranks = r;
 	e->pattern = pattern;
+	e->whole = 1;
 	e->cache = pskd_huge_alloc(sizeof(*e->cache));
 	/* The one- and two-byte tokens, straight from the rank table. */
 	e->pair = pskd_xreallocarray(NULL, 65536, sizeof(*e->pair));
@@ -97,6 +100,24 @@ pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern)
 }
 
 void
+pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern,
+    const uint32_t *mstart, const uint32_t *mleft, const uint32_t *mrank,
+    int ignore_merges)
+{
+	/*
+	 * A pair of parts is a merge when their bytes joined are a token
+	 * that this merge makes: so the merge is found by the joined bytes,
+	 * which tiktoken's loop looks up (and prefetches) already, and the
+	 * merges that make the token (mstart, mleft, mrank).
+	 */
+	pskd_bpe_init(e, r, pattern);
+	e->mstart = mstart;
+	e->mleft = mleft;
+	e->mrank = mrank;
+	e->whole = ignore_merges;
+}
+
+void
 pskd_bpe_free(struct pskd_bpe *e)
 {
 	if (e->cache != NULL)
@@ -106,6 +127,7 @@ pskd_bpe_free(struct pskd_bpe *e)
 	free(e->b);
 	free(e->c);
 	free(e->heap);
+	free(e->d);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -132,6 +154,7 @@ scratch(struct pskd_bpe *e, size_t n)
 	e->a = pskd_xreallocarray(e->a, e->cap, sizeof(uint32_t));
 	e->b = pskd_xreallocarray(e->b, e->cap, sizeof(uint32_t));
 	e->c = pskd_xreallocarray(e->c, e->cap, sizeof(uint32_t));
+	e->d = pskd_xreallocarray(e->d, e->cap, sizeof(uint32_t));
 	e->heap = pskd_xreallocarray(e->heap, e->cap * 2, sizeof(uint64_t));
 }
 
@@ -192,7 +215,7 @@ static size_t
 merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
     uint32_t *out)
 {
-	uint32_t *nx = e->a, *rk = e->b, *id = e->c, best, i, j, k, q, kq;
+	uint32_t *nx = e->a, *rk = e->b, *id = e->c, best, i, j, k, kq;
 	size_t m = 0;
 
 	if (n <= PREFETCH_MAX)
@@ -206,15 +229,8 @@ merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
 		    PSKD_RANK_NONE;
 	}
 	for (;;) {
-		best = PSKD_RANK_NONE;
-		k = kq = 0;
-		for (q = i = 0; i < n; q = i, i = nx[i])
-			if (rk[i] < best) {
-				best = rk[i];
-				k = i;
-				kq = q;
-			}
-		if (best == PSKD_RANK_NONE)
+		if ((best = pskd_merge_lowest(nx, rk, (uint32_t)n, &k, &kq)) ==
+		    PSKD_RANK_NONE)
 			break;
 		/* Parts k and the next become the token best. */
 		j = nx[k] = nx[nx[k]];
@@ -227,56 +243,6 @@ merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	for (i = 0; i < n; i = nx[i])
 		out[m++] = id[i];
 	return m;
-}
-
-/*
- * The min-heap of (rank << 32 | position), 4-ary: half the depth of a
- * binary heap, and the four children of a node share a cache line.
- */
-static void
-heap_up(uint64_t *h, size_t i, uint64_t v)
-{
-	size_t up;
-
-	while (i > 0 && h[up = (i - 1) / 4] > v) {
-		h[i] = h[up];
-		i = up;
-	}
-	h[i] = v;
-}
-
-static void
-heap_down(uint64_t *h, size_t n, size_t i, uint64_t v)
-{
-	size_t c, k, best;
-
-	while ((c = 4 * i + 1) < n) {
-		best = c;
-		for (k = c + 1; k < c + 4 && k < n; k++)
-			if (h[k] < h[best])
-				best = k;
-		if (h[best] >= v)
-			break;
-		h[i] = h[best];
-		i = best;
-	}
-	h[i] = v;
-}
-
-static void
-heap_push(uint64_t *h, size_t *n, uint64_t v)
-{
-	heap_up(h, (*n)++, v);
-}
-
-static uint64_t
-heap_pop(uint64_t *h, size_t *n)
-{
-	uint64_t top = h[0];
-
-	if (--*n > 0)
-		heap_down(h, *n, 0, h[*n]);
-	return top;
 }
 
 /*
@@ -301,11 +267,9 @@ merge_heap(struct pskd_bpe *e, const unsigned char *p, size_t n,
 		if (rk[i] != PSKD_RANK_NONE)
 			h[nh++] = (uint64_t)rk[i] << 32 | i;
 	}
-	for (j = (uint32_t)(nh / 4 + 1); j-- > 0; )	/* heapify */
-		if (j < nh)
-			heap_down(h, nh, j, h[j]);
+	pskd_heapify(h, nh);
 	while (nh > 0) {
-		top = heap_pop(h, &nh);
+		top = pskd_heap_pop(h, &nh);
 		i = (uint32_t)top;
 		if (nx[i] == 0 || rk[i] != top >> 32)
 			continue;	/* stale */
@@ -318,12 +282,12 @@ merge_heap(struct pskd_bpe *e, const unsigned char *p, size_t n,
 		rk[i] = nx[i] < n ? rank_of(r, p + i, end - i) :
 		    PSKD_RANK_NONE;
 		if (rk[i] != PSKD_RANK_NONE)
-			heap_push(h, &nh, (uint64_t)rk[i] << 32 | i);
+			pskd_heap_push(h, &nh, (uint64_t)rk[i] << 32 | i);
 		if (i > 0) {
 			q = pv[i];
 			rk[q] = rank_of(r, p + q, nx[i] - q);
 			if (rk[q] != PSKD_RANK_NONE)
-				heap_push(h, &nh, (uint64_t)rk[q] << 32 | q);
+				pskd_heap_push(h, &nh, (uint64_t)rk[q] << 32 | q);
 		}
 	}
 	for (i = 0; i < n; i = nx[i]) {
@@ -335,10 +299,74 @@ merge_heap(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	return m;
 }
 
+/*
+ * HF's rule: the rank of the merge of parts left and right, p[0..n) their
+ * bytes, its token in *nw; PSKD_RANK_NONE if they are no merge.
+ */
+static inline uint32_t
+hf_rank(const struct pskd_bpe *e, const unsigned char *p, size_t n,
+    uint32_t left, uint32_t right, uint32_t *nw)
+{
+	uint32_t c = n == 2 ? e->pair[p[0] << 8 | p[1]] :
+	    rank_of(e->ranks, p, n), k;
+
+	(void)right;	/* the joined bytes and the left part say which */
+	if (c == PSKD_RANK_NONE)
+		return PSKD_RANK_NONE;
+	for (k = e->mstart[c]; k < e->mstart[c + 1]; k++)
+		if (e->mleft[k] == left) {
+			*nw = c;
+			return e->mrank[k];
+		}
+	return PSKD_RANK_NONE;
+}
+
+/* hf_rank for the parts at i and j of the piece in ctx. */
+struct hf_piece {
+	const struct pskd_bpe *e;
+	const unsigned char *p;
+};
+
+static uint32_t
+piece_rank(void *ctx, const struct pskd_merge_parts *m, uint32_t i,
+    uint32_t j, uint32_t *nw)
+{
+	const struct hf_piece *c = ctx;
+
+	return hf_rank(c->e, c->p + i, m->nx[j] - i, m->id[i], m->id[j], nw);
+}
+
+/*
+ * HF's rule on a piece of n bytes: the bytes' tokens, the first pairs by
+ * the table of two-byte tokens (and their joins prefetched, as
+ * merge_small does), then merge.h's loops.
+ */
+static size_t
+merge_hf(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
+{
+	struct pskd_merge_parts m = { e->a, e->b, e->c, out, e->d, e->heap };
+	struct hf_piece c = { e, p };
+	uint32_t i;
+
+	if (n <= PREFETCH_MAX)
+		prefetch_joins(e->ranks, p, n);
+	for (i = 0; i < n; i++)
+		if ((out[i] = e->byte[p[i]]) == PSKD_RANK_NONE)
+			out[i] = byte_token(e->ranks, p[i]);
+	for (i = 0; i + 1 < n; i++)
+		m.rk[i] = hf_rank(e, p + i, 2, out[i], out[i + 1], &m.nw[i]);
+	m.rk[n - 1] = PSKD_RANK_NONE;
+	if (n <= SMALL)
+		return pskd_merge_scan(&m, (uint32_t)n, piece_rank, &c);
+	return pskd_merge_heapwise(&m, (uint32_t)n, piece_rank, &c);
+}
+
 static size_t
 merge(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
 {
 	scratch(e, n);
+	if (e->mstart != NULL)
+		return merge_hf(e, p, n, out);
 	if (n <= SMALL)
 		return merge_small(e, p, n, out);
 	return merge_heap(e, p, n, out);
@@ -362,7 +390,8 @@ piece_long(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	size_t m;
 
 	if (n + sizeof(*out) > LONG_REC) {
-		if ((k = pskd_ranks_find(e->ranks, p, n)) != PSKD_RANK_NONE) {
+		if (e->whole && (k = pskd_ranks_find(e->ranks, p, n)) !=
+		    PSKD_RANK_NONE) {
 			out[0] = k;
 			return 1;
 		}
@@ -374,7 +403,8 @@ piece_long(struct pskd_bpe *e, const unsigned char *p, size_t n,
 		memcpy(out, c->rec + n, c->nids * sizeof(*out));
 		return c->nids;
 	}
-	if ((k = pskd_ranks_find_long(e->ranks, p, n, h)) != PSKD_RANK_NONE) {
+	if (e->whole && (k = pskd_ranks_find_long(e->ranks, p, n, h)) !=
+	    PSKD_RANK_NONE) {
 		out[0] = k;
 		m = 1;
 	} else
@@ -407,7 +437,8 @@ piece_short(struct pskd_bpe *e, const unsigned char *p, size_t n,
 		memcpy(out, c->ids, sizeof(c->ids));
 		return c->nids;
 	}
-	if ((k = pskd_ranks_find_key(e->ranks, k0, k1, h)) != PSKD_RANK_NONE) {
+	if (e->whole && (k = pskd_ranks_find_key(e->ranks, k0, k1, h)) !=
+	    PSKD_RANK_NONE) {
 		out[0] = k;
 		m = 1;
 	} else if (n == 1) {

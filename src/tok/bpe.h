@@ -13,6 +13,7 @@
 
 #include "ranks.h"
 
+
 /* A growable array of token ids. */
 struct pskd_ids {
 	uint32_t	*v;
@@ -25,6 +26,11 @@ struct pskd_bpe_cache;
 struct pskd_bpe {
 	const struct pskd_ranks *ranks;
 	int		 pattern;	/* PSKD_PAT_* */
+	/* HF's rule (pskd_bpe_init_hf; hf.h's mstart...); NULL: tiktoken's */
+	const uint32_t	*mstart;
+	int		 whole;		/* a piece that is a token is it */
+	const uint32_t	*mleft, *mrank;
+	uint32_t	*d;		/* more scratch */
 	struct pskd_bpe_cache *cache;	/* pieces seen before */
 	uint32_t	*pair;		/* rank of each two-byte string */
 	uint32_t	 byte[256];	/* rank of each byte */
@@ -37,6 +43,14 @@ struct pskd_bpe {
 /* The ranks must outlive the encoder. */
 void	pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r,
 	    int pattern);
+/*
+ * The same with the merges of a tokenizer.json: a piece is merged by HF's
+ * rule (the pair first in the merges), and is taken whole when it is a
+ * token only with ignore_merges; the ranks are the vocabulary's ids.
+ */
+void	pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r,
+	    int pattern, const uint32_t *mstart, const uint32_t *mleft,
+	    const uint32_t *mrank, int ignore_merges);
 void	pskd_bpe_free(struct pskd_bpe *e);
 /*
  * Append the ids of text[0..len) (tiktoken's encode_ordinary: special

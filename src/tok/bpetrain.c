@@ -7,87 +7,28 @@
  * merges are then learned from the counts (trainbpe.c).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "pskd.h"
-#include "bpetrain.h"
+#include "hf.h"
 #include "pretok.h"
+#include "tok.h"
 #include "trainbpe.h"
+#include "trainspecial.h"
 
-static const char usage_text[] =
-    "pskd-tok --train N [-l | -r] [-Pq] [-E pattern] [-f field]\n"
-    "                [--min-frequency F] [-o file] [--special token]"
-    " [file ...]";
-
-static struct {
-	size_t		 ntokens;	/* --train */
-	int		 pattern;	/* -E */
-	const char	*field;		/* -f */
-	int		 lines;		/* -l */
-	int		 raw;		/* -r */
-	uint64_t	 minfreq;	/* --min-frequency */
-	const char	*output;	/* -o */
-	char		**special;	/* --special */
-	size_t		 nspecial;
-} opt;
-
+static const struct pskd_tok_opt *opt;
+static int pattern;		/* PSKD_PAT_* of -E */
 static struct pskd_wordcount *wc;
 static int show;		/* progress lines */
 static uint64_t nread;		/* bytes of input, for progress */
 
 static void
-usage(void)
-{
-	printf("usage: %s\n", usage_text);
-	printf("      --train N             learn a vocabulary of N tokens "
-	    "(256 bytes + merges)\n"
-	    "  -E, --encoding PATTERN    pre-tokenizer: r50k_base, p50k_base,"
-	    "\n"
-	    "                            cl100k_base (default) or o200k_base\n"
-	    "  -f, --field NAME          the text of a JSON document "
-	    "(default text)\n"
-	    "  -l, --lines               plain text, one document a line\n"
-	    "  -r, --raw                 plain text, each file one document\n"
-	    "      --min-frequency F     merge only pairs seen F times or "
-	    "more (1)\n"
-	    "  -o, --output FILE         write FILE and FILE.special "
-	    "atomically\n"
-	    "      --special TOKEN       a special token after the merges "
-	    "(repeatable;\n"
-	    "                            default <|endoftext|>)\n"
-	    "  -P, --progress            progress on stderr even when not a "
-	    "terminal\n"
-	    "  -q, --quiet               no progress\n"
-	    "      --help                this text\n"
-	    "      --version             the version\n");
-	exit(0);
-}
-
-static _Noreturn void
-fail_at(const struct pskd_reader *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static _Noreturn void
-fail_at(const struct pskd_reader *r, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pskd_errx(PSKD_EXIT_DATA, "%s:%llu: %s", r->name,
-	    (unsigned long long)r->lineno, msg);
-}
-
-static void
 count_text(const unsigned char *s, size_t n)
 {
-	pskd_wordcount_text(wc, opt.pattern, s, n, n);
+	pskd_wordcount_text(wc, pattern, s, n, n);
 }
 
 static void
@@ -108,19 +49,22 @@ read_lines(struct pskd_reader *r)
 	int rc;
 
 	memset(&f, 0, sizeof(f));
-	f.name = opt.field;
+	f.name = opt->field;
 	while ((rc = pskd_reader_line(r, &line, &len)) == 1) {
 		nread += len + 1;
-		if (opt.lines) {
+		if (opt->input == 'l') {
 			if ((off = pskd_utf8_check(line, len)) != len)
-				fail_at(r, "invalid UTF-8 at byte %zu", off);
+				pskd_fail_at(r->name, r->lineno, "invalid "
+				    "UTF-8 at byte %zu", off);
 			count_text(line, len);
 		} else {
 			if (pskd_json_fields(line, len, &f, 1, err, sizeof(err),
 			    &off) == -1)
-				fail_at(r, "%s at byte %zu", err, off);
+				pskd_fail_at(r->name, r->lineno, "%s at byte "
+				    "%zu", err, off);
 			if (f.kind != PSKD_JSON_STRING)
-				fail_at(r, "no string field \"%s\"", opt.field);
+				pskd_fail_at(r->name, r->lineno, "no string "
+				    "field \"%s\"", opt->field);
 			count_text(f.value.p, f.value.len);
 		}
 		if (show)
@@ -155,11 +99,12 @@ read_raw(struct pskd_reader *r)
 				r->lineno++;
 				linestart = base + (uint64_t)(nl - p) + 1;
 			}
-			fail_at(r, "invalid UTF-8 at byte %llu",
-			    (unsigned long long)(base + off - linestart));
+			pskd_fail_at(r->name, r->lineno, "invalid UTF-8 at "
+			    "byte %llu", (unsigned long long)(base + off -
+			    linestart));
 		}
 		/* The character after the cut is lookahead for the pieces. */
-		pos = cut ? pskd_wordcount_text(wc, opt.pattern, p, cut + look,
+		pos = cut ? pskd_wordcount_text(wc, pattern, p, cut + look,
 		    cut) : 0;
 		if (pos == 0 && !eof) {
 			want = n + PSKD_BUFSIZE;	/* no place to cut yet */
@@ -188,7 +133,7 @@ read_file(const char *path)
 
 	if (pskd_reader_open(&r, path) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
-	if (opt.raw)
+	if (opt->input == 'r')
 		read_raw(&r);
 	else
 		read_lines(&r);
@@ -247,180 +192,168 @@ write_ranks(struct pskd_writer *w, const struct pskd_bpe_vocab *v)
 
 	for (r = 0; r < v->ntokens; r++)
 		put_rank(w, v->bytes + v->off[r], v->off[r + 1] - v->off[r], r);
-	for (r = 0; r < opt.nspecial; r++)
-		put_rank(w, (const unsigned char *)opt.special[r],
-		    strlen(opt.special[r]), v->ntokens + r);
+	for (r = 0; r < opt->nspecial; r++)
+		put_rank(w, (const unsigned char *)opt->special[r],
+		    strlen(opt->special[r]), v->ntokens + r);
 }
 
+/* A token's bytes in the ByteLevel alphabet, as a JSON string, into b. */
+static void
+json_token(struct pskd_buf *b, struct pskd_buf *t, const unsigned char *s,
+    size_t n)
+{
+	unsigned char u[4];
+	size_t i;
+
+	t->len = 0;
+	for (i = 0; i < n; i++)
+		pskd_buf_add(t, u, pskd_utf8_encode(pskd_hf_byte_char(s[i]),
+		    u));
+	pskd_json_quote(b, t->p, t->len);
+}
+
+static void
+json_put(struct pskd_writer *w, struct pskd_buf *b)
+{
+	pskd_writer_write(w, b->p, b->len);
+	b->len = 0;
+}
+
+/*
+ * The vocabulary as an HF tokenizer.json: byte-level BPE, the tokens in
+ * the ByteLevel alphabet with their ranks as ids, the merges in the order
+ * learned, the pattern as a Split pre-tokenizer, the special tokens as
+ * added tokens, the first of them after each text (as with the ranks).
+ */
+static void
+write_json(struct pskd_writer *w, const struct pskd_bpe_vocab *v)
+{
+	struct pskd_buf b = { 0 }, t = { 0 };
+	const char *bl = "{\"type\": \"ByteLevel\", \"add_prefix_space\": "
+	    "false, \"trim_offsets\": true, \"use_regex\": false}";
+	const unsigned char *p;
+	size_t i, r;
+
+	pskd_writer_puts(w, "{\n  \"version\": \"1.0\",\n  \"truncation\": "
+	    "null,\n  \"padding\": null,\n  \"added_tokens\": [");
+	for (i = 0; i < opt->nspecial; i++) {
+		pskd_writer_printf(w, "%s\n    {\"id\": %zu, \"content\": ",
+		    i ? "," : "", v->ntokens + i);
+		pskd_json_quote(&b, (const unsigned char *)opt->special[i],
+		    strlen(opt->special[i]));
+		json_put(w, &b);
+		pskd_writer_puts(w, ", \"single_word\": false, \"lstrip\": "
+		    "false, \"rstrip\": false, \"normalized\": false, "
+		    "\"special\": true}");
+	}
+	pskd_writer_puts(w, "\n  ],\n  \"normalizer\": null,\n  "
+	    "\"pre_tokenizer\": {\"type\": \"Sequence\", \"pretokenizers\": "
+	    "[{\"type\": \"Split\", \"pattern\": {\"Regex\": ");
+	p = (const unsigned char *)pskd_hf_pattern_text(pattern);
+	pskd_json_quote(&b, p, strlen((const char *)p));
+	json_put(w, &b);
+	pskd_writer_printf(w, "}, \"behavior\": \"Isolated\", \"invert\": "
+	    "false}, %s]},\n  \"post_processor\": ", bl);
+	if (opt->nspecial > 0) {
+		pskd_json_quote(&b, (const unsigned char *)opt->special[0],
+		    strlen(opt->special[0]));
+		pskd_buf_addc(&b, '\0');
+		pskd_writer_printf(w, "{\"type\": \"TemplateProcessing\", "
+		    "\"single\": [{\"Sequence\": {\"id\": \"A\", "
+		    "\"type_id\": 0}}, {\"SpecialToken\": {\"id\": %s, "
+		    "\"type_id\": 0}}], \"pair\": [], \"special_tokens\": "
+		    "{%s: {\"id\": %s, \"ids\": [%zu], \"tokens\": [%s]}}}",
+		    b.p, b.p, b.p, v->ntokens, b.p);
+		b.len = 0;
+	} else
+		pskd_writer_puts(w, "null");
+	pskd_writer_printf(w, ",\n  \"decoder\": %s,\n  \"model\": {"
+	    "\"type\": \"BPE\", \"dropout\": null, \"unk_token\": null, "
+	    "\"continuing_subword_prefix\": null, \"end_of_word_suffix\": "
+	    "null, \"fuse_unk\": false, \"byte_fallback\": false, "
+	    "\"ignore_merges\": false,\n    \"vocab\": {", bl);
+	for (r = 0; r < v->ntokens; r++) {
+		pskd_buf_add(&b, r ? ",\n      " : "\n      ", r ? 8 : 7);
+		json_token(&b, &t, v->bytes + v->off[r], v->off[r + 1] -
+		    v->off[r]);
+		json_put(w, &b);
+		pskd_writer_printf(w, ": %zu", r);
+	}
+	pskd_writer_puts(w, "\n    },\n    \"merges\": [");
+	for (i = 0; i < v->nmerges; i++) {
+		pskd_buf_add(&b, i ? ",\n      [" : "\n      [", i ? 9 : 8);
+		r = v->merge[2 * i];
+		json_token(&b, &t, v->bytes + v->off[r], v->off[r + 1] -
+		    v->off[r]);
+		pskd_buf_add(&b, ", ", 2);
+		r = v->merge[2 * i + 1];
+		json_token(&b, &t, v->bytes + v->off[r], v->off[r + 1] -
+		    v->off[r]);
+		pskd_buf_addc(&b, ']');
+		json_put(w, &b);
+	}
+	pskd_writer_puts(w, "\n    ]\n  }\n}\n");
+	pskd_buf_free(&b);
+	pskd_buf_free(&t);
+}
+
+/* -o NAME.json: a tokenizer.json. */
+static int
+json_output(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+
+	return n >= 5 && strcmp(path + n - 5, ".json") == 0;
+}
+
+/* The companion file: the pattern, then the special tokens' ranks. */
 static void
 write_specials(struct pskd_writer *w, const struct pskd_bpe_vocab *v)
 {
+	struct pskd_companion c = { NULL, 0, pattern };
 	size_t r;
 
-	for (r = 0; r < opt.nspecial; r++) {
-		pskd_writer_puts(w, opt.special[r]);
-		pskd_writer_putc(w, ' ');
-		pskd_writer_u64(w, v->ntokens + r);
-		pskd_writer_putc(w, '\n');
+	c.sp = pskd_xcalloc(opt->nspecial, sizeof(*c.sp));
+	for (r = 0; r < opt->nspecial; r++) {
+		c.sp[r].text = (char *)opt->special[r];
+		c.sp[r].len = strlen(opt->special[r]);
+		c.sp[r].rank = (uint32_t)(v->ntokens + r);
 	}
+	c.n = opt->nspecial;
+	pskd_special_write(w, &c);
+	free(c.sp);
 }
 
-static uint64_t
-number(const char *what, const char *s, uint64_t min, uint64_t max)
+void
+pskd_tok_train(const struct pskd_tok_opt *o, int argc, char **argv)
 {
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end != '\0' || errno != 0 || v < min ||
-	    v > max)
-		pskd_errx(PSKD_EXIT_USAGE, "%s %s: not a number from %llu to "
-		    "%llu", what, s, (unsigned long long)min,
-		    (unsigned long long)max);
-	return v;
-}
-
-static void
-add_special(const char *s)
-{
-	size_t i;
-
-	if (!pskd_special_valid((const unsigned char *)s, strlen(s)))
-		pskd_errx(PSKD_EXIT_USAGE, "--special '%s': a special token is "
-		    "UTF-8 text without white space", s);
-	for (i = 0; i < opt.nspecial; i++)
-		if (strcmp(opt.special[i], s) == 0)
-			pskd_errx(PSKD_EXIT_USAGE, "--special %s: given twice",
-			    s);
-	opt.special = pskd_xreallocarray(opt.special, opt.nspecial + 1,
-	    sizeof(*opt.special));
-	opt.special[opt.nspecial++] = (char *)s;
-}
-
-static void
-parse_options(int argc, char **argv)
-{
-	enum { O_TRAIN = 256, O_MINFREQ, O_SPECIAL, O_HELP, O_VERSION };
-	static const struct option longopts[] = {
-		{ "encoding", required_argument, NULL, 'E' },
-		{ "field", required_argument, NULL, 'f' },
-		{ "lines", no_argument, NULL, 'l' },
-		{ "min-frequency", required_argument, NULL, O_MINFREQ },
-		{ "output", required_argument, NULL, 'o' },
-		{ "progress", no_argument, NULL, 'P' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "special", required_argument, NULL, O_SPECIAL },
-		{ "train", required_argument, NULL, O_TRAIN },
-		{ "help", no_argument, NULL, O_HELP },
-		{ "version", no_argument, NULL, O_VERSION },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *enc = "cl100k_base";
-	int c, train = 0;
-
-	opt.field = "text";
-	opt.minfreq = 1;
-	while ((c = getopt_long(argc, argv, "E:f:lo:Pqr", longopts,
-	    NULL)) != -1) {
-		switch (c) {
-		case 'E': enc = optarg; break;
-		case 'f': opt.field = optarg; break;
-		case 'l': opt.lines = 1; break;
-		case 'o': opt.output = optarg; break;
-		case 'P': pskd_progress_mode = 1; break;
-		case 'q': pskd_progress_mode = -1; break;
-		case 'r': opt.raw = 1; break;
-		case O_MINFREQ:
-			opt.minfreq = number("--min-frequency", optarg, 1,
-			    UINT64_MAX);
-			break;
-		case O_SPECIAL: add_special(optarg); break;
-		case O_TRAIN:
-			opt.ntokens = (size_t)number("--train", optarg, 256,
-			    1u << 31);
-			train = 1;
-			break;
-		case O_HELP: usage(); break;
-		case O_VERSION: puts("pskd-tok " PSKD_VERSION); exit(0);
-		default: pskd_usage_error(usage_text);
-		}
-	}
-	if (!train || (opt.lines && opt.raw))
-		pskd_usage_error(usage_text);
-	if ((opt.pattern = pskd_pretok_pattern(enc)) == -1)
-		pskd_errx(PSKD_EXIT_USAGE, "-E %s: not a BPE pattern "
-		    "(r50k_base, p50k_base, cl100k_base, o200k_base)", enc);
-	if (opt.nspecial == 0)
-		add_special("<|endoftext|>");
-}
-
-/* An output: a file written atomically, or standard output. */
-struct output {
-	const char	*name;		/* NULL: not written */
-	int		 file;
-	struct pskd_outfile of;
-	struct pskd_writer w;
-};
-
-static void
-out_open(struct output *o, const char *path)
-{
-	o->name = path ? path : "<stdout>";
-	o->file = path != NULL;
-	if (o->file && pskd_outfile_open(&o->of, path) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", path);
-	pskd_writer_init(&o->w, o->file ? o->of.fd : 1, o->name);
-}
-
-static void
-out_flush(struct output *o)
-{
-	if (o->name != NULL && o->file && pskd_writer_flush(&o->w) == -1) {
-		errno = o->w.error;
-		pskd_err(PSKD_EXIT_DATA, "%s", o->name);
-	}
-}
-
-/* Rename a flushed file into place; finish standard output. */
-static void
-out_commit(struct output *o)
-{
-	if (o->name == NULL)
-		return;
-	if (!o->file) {
-		pskd_writer_finish(&o->w);
-		return;
-	}
-	free(o->w.buf);
-	if (pskd_outfile_commit(&o->of) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", o->name);
-}
-
-int
-pskd_tok_train_main(int argc, char **argv)
-{
-	struct output ranks, specials;
+	struct pskd_tok_out ranks, specials;
+	struct pskd_writer rw, sw;
 	struct pskd_bpe_vocab v;
 	struct stat st;
 	char *spath = NULL;
 	long long dup;
 	size_t i;
 
-	pskd_setprogname(argv[0]);
-	parse_options(argc, argv);
-	argc -= optind;
-	argv += optind;
-	memset(&specials, 0, sizeof(specials));
-	out_open(&ranks, opt.output);
-	/* FILE.special beside a file; a device or a FIFO gets no companion. */
-	if (opt.output != NULL && (stat(opt.output, &st) == -1 ||
-	    S_ISREG(st.st_mode))) {
-		i = strlen(opt.output) + sizeof(".special");
+	opt = o;
+	if ((pattern = pskd_pretok_pattern(opt->encoding ? opt->encoding :
+	    "cl100k_base")) == -1)
+		pskd_errx(PSKD_EXIT_USAGE, "-E %s: not a BPE pattern "
+		    "(r50k_base, p50k_base, cl100k_base, o200k_base)",
+		    opt->encoding);
+	pskd_tok_out_open(&ranks, opt->output);
+	pskd_writer_init(&rw, ranks.fd, ranks.name);
+	/*
+	 * FILE.special beside a file; a device or a FIFO gets no companion,
+	 * nor does a tokenizer.json (which holds it all).
+	 */
+	if (opt->output != NULL && !json_output(opt->output) &&
+	    (stat(opt->output, &st) == -1 || S_ISREG(st.st_mode))) {
+		i = strlen(opt->output) + sizeof(".special");
 		spath = pskd_xmalloc(i);
-		snprintf(spath, i, "%s.special", opt.output);
-		out_open(&specials, spath);
+		snprintf(spath, i, "%s.special", opt->output);
+		pskd_tok_out_open(&specials, spath);
+		pskd_writer_init(&sw, specials.fd, specials.name);
 	}
 	show = pskd_progress_enabled();
 
@@ -433,34 +366,39 @@ pskd_tok_train_main(int argc, char **argv)
 		pskd_progress(1, "counted %llu MiB, %zu distinct pre-tokens",
 		    (unsigned long long)(nread >> 20), pskd_wordcount_size(wc));
 
-	pskd_bpe_learn(wc, opt.ntokens, opt.minfreq, &v,
+	pskd_bpe_learn(wc, opt->ntokens, opt->minfreq, &v,
 	    show ? progress_merge : NULL);
 	if (show)
 		pskd_progress(1, "merges: %zu / %zu", v.ntokens - 256,
-		    opt.ntokens - 256);
+		    opt->ntokens - 256);
 	pskd_wordcount_free(wc);
-	if (v.ntokens < opt.ntokens)
+	if (v.ntokens < opt->ntokens)
 		pskd_warnx("--train: %zu tokens, not %zu: %s", v.ntokens,
-		    opt.ntokens, v.stopcount > 0 ? "no pair left occurs "
+		    opt->ntokens, v.stopcount > 0 ? "no pair left occurs "
 		    "--min-frequency times" : "no pair left to merge");
-	for (i = 0; i < opt.nspecial; i++) {
+	for (i = 0; i < opt->nspecial; i++) {
 		dup = pskd_bpe_vocab_find(&v,
-		    (const unsigned char *)opt.special[i],
-		    strlen(opt.special[i]));
+		    (const unsigned char *)opt->special[i],
+		    strlen(opt->special[i]));
 		if (dup >= 0)
 			pskd_errx(PSKD_EXIT_DATA, "--special %s: already an "
-			    "ordinary token (rank %lld)", opt.special[i], dup);
+			    "ordinary token (rank %lld)", opt->special[i], dup);
 	}
 
-	write_ranks(&ranks.w, &v);
-	if (specials.name != NULL)
-		write_specials(&specials.w, &v);
+	if (json_output(opt->output))
+		write_json(&rw, &v);
+	else
+		write_ranks(&rw, &v);
+	if (spath != NULL)
+		write_specials(&sw, &v);
 	/* Both complete before either is renamed into place. */
-	out_flush(&ranks);
-	out_flush(&specials);
-	out_commit(&specials);
-	out_commit(&ranks);
+	if (ranks.file)
+		pskd_tok_out_flush(&ranks, &rw);
+	if (spath != NULL) {
+		pskd_tok_out_flush(&specials, &sw);
+		pskd_tok_out_commit(&specials, &sw);
+	}
+	pskd_tok_out_commit(&ranks, &rw);
 	free(spath);
 	pskd_bpe_vocab_free(&v);
-	return 0;
 }

@@ -18,6 +18,8 @@
  *	    [\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?
  *	|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
  *
+ * and PSKD_PAT_CL100K_N1 is cl100k_base with \p{N} for \p{N}{1,3} (Qwen's).
+ *
  * \s is White_Space; (?i) makes 's also match 'S and 'ſ (U+017F, which
  * folds to s).  The classes come from build/gen/ucd.h.  A byte that is not
  * well-formed UTF-8 (only when the caller encodes raw bytes) counts as one
@@ -29,6 +31,10 @@
 #include "pskd.h"
 #include "pretok.h"
 #include "ucd.h"
+
+_Static_assert(UCD_L == PSKD_CLASS_L && UCD_N == PSKD_CLASS_N &&
+    UCD_U == PSKD_CLASS_U && UCD_W == PSKD_CLASS_W && UCD_S == PSKD_CLASS_S,
+    "pretok.h's classes are ucd.h's");
 
 #define C_L	UCD_L
 #define C_N	UCD_N
@@ -92,16 +98,22 @@ run_other(const unsigned char *t, size_t len, size_t i)
 	return i;
 }
 
-/* End of up to three \p{N} from i. */
+/* End of up to max \p{N} from i. */
 static size_t
-digits3(const unsigned char *t, size_t len, size_t i)
+digits(const unsigned char *t, size_t len, size_t i, int max)
 {
 	size_t n;
 	int k;
 
-	for (k = 0; k < 3 && i < len && (cls(t, len, i, &n) & C_N); k++)
+	for (k = 0; k < max && i < len && (cls(t, len, i, &n) & C_N); k++)
 		i += n;
 	return i;
+}
+
+static size_t
+digits3(const unsigned char *t, size_t len, size_t i)
+{
+	return digits(t, len, i, 3);
 }
 
 /* End of the bytes in set (a small string of ASCII bytes) from i. */
@@ -335,7 +347,7 @@ next_r50k(const unsigned char *t, size_t len, size_t pos)
 
 /* Out of line: the fast paths inline better without it. */
 static __attribute__((noinline)) size_t
-next_cl100k(const unsigned char *t, size_t len, size_t pos)
+next_cl100k(const unsigned char *t, size_t len, size_t pos, int ndig)
 {
 	size_t n, n2, k;
 	unsigned c, c2;
@@ -349,7 +361,7 @@ next_cl100k(const unsigned char *t, size_t len, size_t pos)
 	if (!(c & (C_NL | C_N)) && (c2 & C_L))
 		return run(t, len, pos + n, C_L);
 	if (c & C_N)
-		return digits3(t, len, pos);
+		return digits(t, len, pos, ndig);
 	if ((c & C_SP) && n2 != 0 && !(c2 & (C_S | C_L | C_N)))
 		return run_bytes(t, len, run_other(t, len, pos + n), 0);
 	if (!(c & C_S))
@@ -422,25 +434,38 @@ next_o200k(const unsigned char *t, size_t len, size_t pos)
 	return spaces(t, len, pos, 1);
 }
 
+static const struct {
+	const char	*name;
+	int		 pat;
+} pattern_names[] = {
+	{ "r50k_base", PSKD_PAT_R50K },		/* first: the name of each */
+	{ "cl100k_base", PSKD_PAT_CL100K },
+	{ "o200k_base", PSKD_PAT_O200K },
+	{ "p50k_base", PSKD_PAT_R50K },
+	{ "gpt2", PSKD_PAT_R50K },
+};
+#define NPATNAMES	(sizeof(pattern_names) / sizeof(pattern_names[0]))
+
 int
 pskd_pretok_pattern(const char *name)
 {
-	static const struct {
-		const char	*name;
-		int		 pat;
-	} tab[] = {
-		{ "r50k_base", PSKD_PAT_R50K },
-		{ "p50k_base", PSKD_PAT_R50K },
-		{ "gpt2", PSKD_PAT_R50K },
-		{ "cl100k_base", PSKD_PAT_CL100K },
-		{ "o200k_base", PSKD_PAT_O200K },
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
-		if (strcmp(name, tab[i].name) == 0)
-			return tab[i].pat;
+	for (i = 0; i < NPATNAMES; i++)
+		if (strcmp(name, pattern_names[i].name) == 0)
+			return pattern_names[i].pat;
 	return -1;
+}
+
+const char *
+pskd_pretok_name(int pattern)
+{
+	size_t i;
+
+	for (i = 0; i < NPATNAMES; i++)
+		if (pattern_names[i].pat == pattern)
+			return pattern_names[i].name;
+	return NULL;
 }
 
 /* Each pattern: its fast path (a contraction is the general code's). */
@@ -455,13 +480,13 @@ cut_r50k(const unsigned char *t, size_t len, size_t pos)
 }
 
 static inline size_t
-cut_cl100k(const unsigned char *t, size_t len, size_t pos)
+cut_cl100k(const unsigned char *t, size_t len, size_t pos, int ndig)
 {
 	size_t k;
 
 	if (t[pos] != '\'' && (k = fast_letters(t, len, pos, 1)) != 0)
 		return k;
-	return next_cl100k(t, len, pos);
+	return next_cl100k(t, len, pos, ndig);
 }
 
 static inline size_t
@@ -474,6 +499,28 @@ cut_o200k(const unsigned char *t, size_t len, size_t pos)
 	return next_o200k(t, len, pos);
 }
 
+unsigned
+pskd_pretok_class(uint32_t cp)
+{
+	if (cp < 128)
+		return ucd_ascii[cp] & (C_L | C_N | C_U | C_W | C_S);
+	if (cp >= 0x110000)
+		return 0;
+	return ucd_stage2[ucd_stage1[cp >> 7] * UCD_BLOCK + (cp & 127)];
+}
+
+const char *
+pskd_pretok_pcre2_add(unsigned bit)
+{
+	switch (bit) {
+	case PSKD_CLASS_L: return UCD_PCRE2_ADD_L;
+	case PSKD_CLASS_N: return UCD_PCRE2_ADD_N;
+	case PSKD_CLASS_U: return UCD_PCRE2_ADD_U;
+	case PSKD_CLASS_W: return UCD_PCRE2_ADD_W;
+	default: return "";
+	}
+}
+
 size_t
 pskd_pretok_next(int pattern, const unsigned char *text, size_t len,
     size_t pos)
@@ -482,7 +529,9 @@ pskd_pretok_next(int pattern, const unsigned char *text, size_t len,
 	case PSKD_PAT_R50K:
 		return cut_r50k(text, len, pos);
 	case PSKD_PAT_CL100K:
-		return cut_cl100k(text, len, pos);
+		return cut_cl100k(text, len, pos, 3);
+	case PSKD_PAT_CL100K_N1:
+		return cut_cl100k(text, len, pos, 1);
 	default:
 		return cut_o200k(text, len, pos);
 	}

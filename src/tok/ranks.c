@@ -111,6 +111,21 @@ key_of(const unsigned char *p, size_t n, uint64_t *k0, uint32_t *k1)
 	return pskd_ranks_keyhash(*k0, *k1);
 }
 
+uint64_t
+pskd_ranks_keyof(const void *p, size_t n, uint64_t *k0, uint32_t *k1)
+{
+	return key_of(p, n, k0, k1);
+}
+
+uint32_t
+pskd_ranks_find_keyed(const struct pskd_ranks *r, const void *p, size_t n,
+    uint64_t k0, uint32_t k1, uint64_t h)
+{
+	if (n <= PSKD_RANK_SHORT)
+		return pskd_ranks_find_key(r, k0, k1, h);
+	return pskd_ranks_find_long(r, p, n, k0);
+}
+
 /*
  * Insert rank, whose key and hash are given; -1 if a token with the same
  * bytes is there already.
@@ -200,13 +215,62 @@ insert_all(struct pskd_ranks *r, const uint32_t *roff, const uint32_t *rlen,
 	return 0;
 }
 
+/* The lookup table of nt tokens, r->n and r->bytes set. */
+static int
+table(struct pskd_ranks *r, const uint32_t *roff, const uint32_t *rlen,
+    const uint32_t *rank, size_t nt, char *err, size_t errsize)
+{
+	size_t size;
+
+	r->ntokens = (uint32_t)nt;
+	r->off = pskd_xcalloc(r->n, sizeof(uint32_t));
+	r->len = pskd_xcalloc(r->n, sizeof(uint32_t));
+	for (size = 16; size < nt * 2; size *= 2)
+		;
+	r->slot = pskd_huge_alloc(size * sizeof(*r->slot));
+	r->mask = size - 1;
+	return insert_all(r, roff, rlen, rank, nt, err, errsize);
+}
+
+int
+pskd_ranks_build(struct pskd_ranks *r, unsigned char *bytes,
+    const uint32_t *off, const uint32_t *len, const uint32_t *rank, size_t nt,
+    char *err, size_t errsize)
+{
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->bytes = bytes;
+	for (i = 0; i < nt; i++) {
+		if (rank[i] >= PSKD_RANK_MAX) {
+			snprintf(err, errsize, "id %u is too large", rank[i]);
+			pskd_ranks_free(r);
+			return -1;
+		}
+		if (rank[i] >= r->n)
+			r->n = rank[i] + 1;
+		if (len[i] > r->maxlen)
+			r->maxlen = len[i];
+		if (len[i] == 0) {
+			snprintf(err, errsize, "id %u: an empty token", rank[i]);
+			pskd_ranks_free(r);
+			return -1;
+		}
+	}
+	if (table(r, off, len, rank, nt, err, errsize) == -1) {
+		pskd_ranks_free(r);
+		return -1;
+	}
+	return 0;
+}
+
 int
 pskd_ranks_parse(struct pskd_ranks *r, const unsigned char *p, size_t n,
     char *err, size_t errsize)
 {
 	const unsigned char *line, *end = p + n, *nl, *sp;
 	uint32_t *roff, *rlen, *rank;
-	size_t cap, nt = 0, used = 0, size;
+	size_t cap, nt = 0, used = 0;
 	uint64_t lineno = 0, v;
 	long k;
 
@@ -252,14 +316,7 @@ pskd_ranks_parse(struct pskd_ranks *r, const unsigned char *p, size_t n,
 		fail(err, errsize, lineno, "no tokens");
 		goto out;
 	}
-	r->ntokens = (uint32_t)nt;
-	r->off = pskd_xcalloc(r->n, sizeof(uint32_t));
-	r->len = pskd_xcalloc(r->n, sizeof(uint32_t));
-	for (size = 16; size < nt * 2; size *= 2)
-		;
-	r->slot = pskd_huge_alloc(size * sizeof(*r->slot));
-	r->mask = size - 1;
-	if (insert_all(r, roff, rlen, rank, nt, err, errsize) == -1)
+	if (table(r, roff, rlen, rank, nt, err, errsize) == -1)
 		goto out;
 	free(roff);
 	free(rlen);

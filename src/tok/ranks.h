@@ -49,6 +49,14 @@ struct pskd_ranks {
  */
 int	pskd_ranks_parse(struct pskd_ranks *r, const unsigned char *p, size_t n,
 	    char *err, size_t errsize);
+/*
+ * The same from tokens the caller has: token i is bytes[off[i] ..
+ * off[i] + len[i]) with rank[i]; bytes (from malloc) becomes r's.  -1 with
+ * a message in err for a rank or token given twice (r then freed).
+ */
+int	pskd_ranks_build(struct pskd_ranks *r, unsigned char *bytes,
+	    const uint32_t *off, const uint32_t *len, const uint32_t *rank,
+	    size_t nt, char *err, size_t errsize);
 /* The same from a file; an I/O error is "strerror" without a line. */
 int	pskd_ranks_load(struct pskd_ranks *r, const char *path, char *err,
 	    size_t errsize);
@@ -61,6 +69,15 @@ uint32_t pskd_ranks_find(const struct pskd_ranks *r, const void *p, size_t n);
  */
 uint32_t pskd_ranks_find_long(const struct pskd_ranks *r, const void *p,
 	    size_t n, uint64_t xxh);
+/*
+ * The lookup in two steps, so that a caller can prefetch the slot
+ * (r->slot[h & r->mask]) of many tokens before it looks them up: the key
+ * of p[0..n) and its hash, then the rank.
+ */
+uint64_t pskd_ranks_keyof(const void *p, size_t n, uint64_t *k0,
+	    uint32_t *k1);
+uint32_t pskd_ranks_find_keyed(const struct pskd_ranks *r, const void *p,
+	    size_t n, uint64_t k0, uint32_t k1, uint64_t h);
 /* Append the line "BASE64 RANK\n" for a token to b (for writers). */
 void	pskd_ranks_line(struct pskd_buf *b, const void *p, size_t n,
 	    uint32_t rank);

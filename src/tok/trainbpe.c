@@ -572,6 +572,10 @@ pskd_bpe_learn(const struct pskd_wordcount *wc, size_t ntokens,
 			break;
 		}
 		nw = token_join(&l, l.pair[k].a, l.pair[k].b, &isnew);
+		v->merge = pskd_xreallocarray(v->merge, 2 * v->nmerges + 2,
+		    sizeof(*v->merge));
+		v->merge[2 * v->nmerges] = l.pair[k].a;
+		v->merge[2 * v->nmerges + 1] = l.pair[k].b;
 		merge(&l, k, nw);
 		v->nmerges++;
 		if (progress != NULL)
@@ -588,6 +592,7 @@ pskd_bpe_vocab_free(struct pskd_bpe_vocab *v)
 {
 	free(v->bytes);
 	free(v->off);
+	free(v->merge);
 	memset(v, 0, sizeof(*v));
 }
 

@@ -49,6 +49,7 @@ struct pskd_bpe_vocab {
 	uint64_t	 stopcount;	/* count of the best pair left, or 0 */
 	unsigned char	*bytes;
 	size_t		*off;		/* ntokens + 1 offsets */
+	uint32_t	*merge;		/* merge i joined ranks merge[2i], [2i+1] */
 };
 
 /*

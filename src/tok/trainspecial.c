@@ -1,14 +1,17 @@
 /*
  * trainspecial.c - the companion file VOCAB.special of a trained
- * vocabulary: which ranks of VOCAB are special tokens.
+ * vocabulary: which ranks of VOCAB are special tokens, and its pattern.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pskd.h"
-#include "bpetrain.h"
+#include "pretok.h"
+#include "trainspecial.h"
+#include "vocab.h"
 
 int
 pskd_special_valid(const unsigned char *text, size_t n)
@@ -51,9 +54,28 @@ parse_line(const unsigned char *p, size_t n, struct pskd_special *s)
 	return NULL;
 }
 
+/* A "pattern=NAME" line into c; NULL, or what is wrong with it. */
+static const char *
+parse_setting(const unsigned char *p, size_t n, struct pskd_companion *c)
+{
+	char name[32];
+
+	if (n < 8 || memcmp(p, "pattern=", 8) != 0)
+		return "expected \"TOKEN RANK\" or \"pattern=NAME\"";
+	if (c->pattern != -1)
+		return "pattern given twice";
+	if (n - 8 >= sizeof(name))
+		return "unknown pattern";
+	memcpy(name, p + 8, n - 8);
+	name[n - 8] = '\0';
+	if ((c->pattern = pskd_pretok_pattern(name)) == -1)
+		return "unknown pattern";
+	return NULL;
+}
+
 int
-pskd_special_parse(const unsigned char *p, size_t n, struct pskd_special **sp,
-    size_t *nsp, char *err, size_t errsize)
+pskd_special_parse(const unsigned char *p, size_t n, struct pskd_companion *c,
+    char *err, size_t errsize)
 {
 	struct pskd_special *s = NULL;
 	const unsigned char *nl;
@@ -61,76 +83,89 @@ pskd_special_parse(const unsigned char *p, size_t n, struct pskd_special **sp,
 	size_t k = 0, i, len;
 	uint64_t line = 0;
 
+	c->pattern = -1;
 	while (n > 0 && why == NULL) {
 		line++;
 		nl = memchr(p, '\n', n);
 		len = nl ? (size_t)(nl - p) : n;
-		s = pskd_xreallocarray(s, k + 1, sizeof(*s));
-		if ((why = parse_line(p, len, &s[k])) != NULL)
-			break;
-		for (i = 0; i < k && why == NULL; i++) {
-			if (s[i].rank == s[k].rank)
-				why = "rank given twice";
-			else if (strcmp(s[i].text, s[k].text) == 0)
-				why = "token given twice";
+		if (memchr(p, ' ', len) == NULL) {
+			why = parse_setting(p, len, c);
+		} else {
+			s = pskd_xreallocarray(s, k + 1, sizeof(*s));
+			if ((why = parse_line(p, len, &s[k])) != NULL)
+				break;
+			for (i = 0; i < k && why == NULL; i++) {
+				if (s[i].rank == s[k].rank)
+					why = "rank given twice";
+				else if (strcmp(s[i].text, s[k].text) == 0)
+					why = "token given twice";
+			}
+			k++;
 		}
-		k++;
 		p += len + (nl != NULL);
 		n -= len + (nl != NULL);
 	}
+	c->sp = s;
+	c->n = k;
 	if (why != NULL) {
 		snprintf(err, errsize, "%llu: %s", (unsigned long long)line,
 		    why);
-		pskd_special_free(s, k);
-		*sp = NULL;
-		*nsp = 0;
+		pskd_special_free(c);
 		return -1;
 	}
-	*sp = s;
-	*nsp = k;
 	return 0;
 }
 
-size_t
-pskd_special_load(const char *vocab, struct pskd_special **sp)
+int
+pskd_special_load(const char *vocab, struct pskd_companion *c)
 {
-	struct pskd_reader r;
 	struct pskd_buf b = { NULL, 0, 0 };
 	char err[256], *path;
 	size_t n;
-	ssize_t got;
 
-	*sp = NULL;
+	memset(c, 0, sizeof(*c));
+	c->pattern = -1;
 	n = strlen(vocab) + sizeof(".special");
 	path = pskd_xmalloc(n);
 	snprintf(path, n, "%s.special", vocab);
-	if (pskd_reader_open(&r, path) == -1) {
-		if (errno == ENOENT) {
-			free(path);
-			return 0;
-		}
-		pskd_err(PSKD_EXIT_DATA, "%s", path);
+	if (access(path, F_OK) == -1 && errno == ENOENT) {
+		free(path);
+		return 0;
 	}
-	do {
-		pskd_buf_reserve(&b, PSKD_BUFSIZE);
-		if ((got = pskd_reader_read(&r, b.p + b.len, PSKD_BUFSIZE)) < 0)
-			pskd_err(PSKD_EXIT_DATA, "%s", path);
-		b.len += (size_t)got;
-	} while (got > 0);
-	pskd_reader_close(&r);
-	if (pskd_special_parse(b.p, b.len, sp, &n, err, sizeof(err)) == -1)
+	pskd_vocab_slurp(path, &b);
+	if (pskd_special_parse(b.p, b.len, c, err, sizeof(err)) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s:%s", path, err);
 	pskd_buf_free(&b);
 	free(path);
-	return n;
+	return 1;
 }
 
 void
-pskd_special_free(struct pskd_special *sp, size_t n)
+pskd_special_write(struct pskd_writer *w, const struct pskd_companion *c)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		free(sp[i].text);
-	free(sp);
+	if (c->pattern != -1) {
+		pskd_writer_puts(w, "pattern=");
+		pskd_writer_puts(w, pskd_pretok_name(c->pattern));
+		pskd_writer_putc(w, '\n');
+	}
+	for (i = 0; i < c->n; i++) {
+		pskd_writer_write(w, c->sp[i].text, c->sp[i].len);
+		pskd_writer_putc(w, ' ');
+		pskd_writer_u64(w, c->sp[i].rank);
+		pskd_writer_putc(w, '\n');
+	}
+}
+
+void
+pskd_special_free(struct pskd_companion *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->sp[i].text);
+	free(c->sp);
+	c->sp = NULL;
+	c->n = 0;
 }

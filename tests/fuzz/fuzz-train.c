@@ -1,7 +1,8 @@
 /*
  * fuzz-train.c - the parts of pskd-tok --train that read untrusted bytes.
  * The first byte b picks what the rest is:
- *   b % 3 == 0: a VOCAB.special file; what parses must print back the same;
+ *   b % 3 == 0: a VOCAB.special file; what parses must write back to
+ *         a file that parses the same;
  *   b % 3 == 1: a document, pre-tokenized by pattern (b / 3) % 3, from
  *         which up to 64 merges are learned; every learned token must be
  *         new, two bytes or more, and made of two earlier tokens;
@@ -13,9 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pskd.h"
-#include "tok/bpetrain.h"
+#include "tok/trainspecial.h"
+#include "tok/vocab.h"
 #include "tok/pretok.h"
 #include "tok/trainbpe.h"
 
@@ -24,33 +27,42 @@ int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 static void
 special(const uint8_t *p, size_t n)
 {
-	struct pskd_special *sp, *sp2;
+	struct pskd_companion c, c2;
+	struct pskd_writer w;
+	char err[256], path[] = "/tmp/fuzz-train.XXXXXX";
 	struct pskd_buf b = { NULL, 0, 0 };
-	char err[256], num[16];
-	size_t k, k2, i;
+	size_t i;
+	int fd;
 
-	if (pskd_special_parse(p, n, &sp, &k, err, sizeof(err)) == -1) {
-		if (sp != NULL || k != 0 || err[0] < '1' || err[0] > '9')
+	if (pskd_special_parse(p, n, &c, err, sizeof(err)) == -1) {
+		if (c.sp != NULL || c.n != 0 || err[0] < '1' || err[0] > '9')
 			abort();
 		return;
 	}
-	for (i = 0; i < k; i++) {
-		if (!pskd_special_valid((const unsigned char *)sp[i].text,
-		    sp[i].len))
+	for (i = 0; i < c.n; i++)
+		if (!pskd_special_valid((const unsigned char *)c.sp[i].text,
+		    c.sp[i].len))
 			abort();
-		pskd_buf_add(&b, sp[i].text, sp[i].len);
-		snprintf(num, sizeof(num), " %u\n", (unsigned)sp[i].rank);
-		pskd_buf_add(&b, num, strlen(num));
-	}
-	if (pskd_special_parse(b.p, b.len, &sp2, &k2, err, sizeof(err)) != 0 ||
-	    k2 != k)
+	/* Written back, it parses to the same. */
+	if ((fd = mkstemp(path)) == -1)
 		abort();
-	for (i = 0; i < k; i++)
-		if (sp2[i].rank != sp[i].rank || strcmp(sp2[i].text,
-		    sp[i].text) != 0)
+	pskd_writer_init(&w, fd, path);
+	pskd_special_write(&w, &c);
+	if (pskd_writer_flush(&w) == -1)
+		abort();
+	pskd_vocab_slurp(path, &b);
+	unlink(path);
+	if (pskd_writer_close(&w) == -1)
+		abort();
+	if (pskd_special_parse(b.p, b.len, &c2, err, sizeof(err)) != 0 ||
+	    c2.n != c.n || c2.pattern != c.pattern)
+		abort();
+	for (i = 0; i < c.n; i++)
+		if (c2.sp[i].rank != c.sp[i].rank || strcmp(c2.sp[i].text,
+		    c.sp[i].text) != 0)
 			abort();
-	pskd_special_free(sp, k);
-	pskd_special_free(sp2, k2);
+	pskd_special_free(&c);
+	pskd_special_free(&c2);
 	pskd_buf_free(&b);
 }
 

@@ -1,1 +1,6 @@
-pskd-tok -x
+# The message line; the usage text follows it (compared with the manual
+# by tests/t/man-synopsis).
+pskd-tok -x 2> err
+rc=$?
+head -1 err >&2
+exit $rc

@@ -11,5 +11,5 @@ for n in ["GPL-3", "Apache-2.0"]:
             print(json.dumps({"text": p}))' > docs.jsonl
 pskd-tok --train 1000 -o vocab.tiktoken docs.jsonl
 cat vocab.tiktoken.special
-pskd-tok -E cl100k_base -v vocab.tiktoken docs.jsonl | pskd-window -t 64 | pskd-pack -o train.psk.d
+pskd-tok -v vocab.tiktoken docs.jsonl | pskd-window -t 64 | pskd-pack -o train.psk.d
 pskd-info train.psk.d | sed -n 2,3p

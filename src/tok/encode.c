@@ -1,0 +1,296 @@
+/*
+ * encode.c - pskd-tok's main mode: documents (JSON Lines, lines with -l,
+ * whole files with -r) to a token stream, .psk.d of type idx[V] with one
+ * token a sample, each document followed by the end-of-text token.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pskd.h"
+#include "tok.h"
+#include "vocab.h"
+
+static const struct pskd_tok_opt *opt;
+static struct pskd_vocab voc;
+static uint32_t *bos, *eos;		/* the tokens around a document */
+static size_t nbos, neos;
+static int indoc;			/* a document begun, not ended */
+static struct pskd_ids ids;
+static struct pskd_sink sink;
+static unsigned width;			/* bytes per id */
+static unsigned char *outbuf;
+static uint64_t nbytes_in;
+
+/* The ids as the stream's bytes: converted into outbuf, or as they are. */
+static const void *
+id_bytes(void)
+{
+	size_t i;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (width == sizeof(*ids.v))
+		return ids.v;
+#endif
+	outbuf = pskd_xreallocarray(outbuf, ids.cap, width);
+	switch (width) {
+	case 1:
+		for (i = 0; i < ids.n; i++)
+			outbuf[i] = (unsigned char)ids.v[i];
+		break;
+	case 2:
+		for (i = 0; i < ids.n; i++)
+			pskd_put_le16(outbuf + 2 * i, (uint16_t)ids.v[i]);
+		break;
+	default:
+		for (i = 0; i < ids.n; i++)
+			pskd_put_le32(outbuf + 4 * i, ids.v[i]);
+		break;
+	}
+	return outbuf;
+}
+
+static void
+flush_ids(void)
+{
+	if (ids.n == 0)
+		return;
+	pskd_sink_samples(&sink, id_bytes(), ids.n * width, ids.n);
+	ids.n = 0;
+	if (sink.w.error) {
+		errno = sink.w.error;
+		pskd_err(PSKD_EXIT_DATA, "%s", sink.w.name);
+	}
+}
+
+/* A document, or with -r a piece of one (last: its end): check, encode,
+ * begin it with the --bos tokens and end it with the -e ones. */
+static void
+document(const char *name, uint64_t line, const unsigned char *s, size_t n,
+    int last)
+{
+	size_t bad, col;
+	uint32_t cp;
+
+	if (!indoc) {
+		pskd_ids_reserve(&ids, nbos);
+		memcpy(ids.v + ids.n, bos, nbos * sizeof(*bos));
+		ids.n += nbos;
+		indoc = 1;
+	}
+	if (!opt->bytes && (bad = pskd_utf8_check(s, n)) != n) {
+		pskd_tok_locate(s, bad, &line, &col);
+		pskd_fail_at(name, line, "invalid UTF-8 at byte %zu", col);
+	}
+	if (voc.kind->encode(&voc, s, n, opt->allow_special, &ids, &bad,
+	    &cp) == -1) {
+		pskd_tok_locate(s, bad, &line, &col);
+		if (cp == PSKD_NOT_CHAR)
+			pskd_fail_at(name, line, "invalid UTF-8 at byte %zu",
+			    col);
+		pskd_fail_at(name, line, "character U+%04X not in vocabulary",
+		    cp);
+	}
+	if (last) {
+		pskd_ids_reserve(&ids, neos);
+		memcpy(ids.v + ids.n, eos, neos * sizeof(*eos));
+		ids.n += neos;
+		indoc = 0;
+	}
+	nbytes_in += n;
+	if (ids.n >= (1u << 16))	/* stay in the cache */
+		flush_ids();
+}
+
+/*
+ * Where a document may be cut so both halves pre-tokenize as the whole:
+ * before t[p] when t[p-1] is a newline and t[p] printable ASCII but '/'
+ * (o200k takes a '/' after newlines into the piece), or when t[p] is a
+ * space between two ASCII letters.  0 if there is no such place.
+ */
+static size_t
+find_cut(const unsigned char *t, size_t n)
+{
+	size_t p;
+
+	for (p = n - 2; p > 0; p--) {
+		if (t[p - 1] == '\n' && t[p] > ' ' && t[p] < 0x7f &&
+		    t[p] != '/')
+			return p;
+		if (t[p] == ' ' && ((t[p - 1] | 0x20) >= 'a' &&
+		    (t[p - 1] | 0x20) <= 'z') && ((t[p + 1] | 0x20) >= 'a' &&
+		    (t[p + 1] | 0x20) <= 'z'))
+			return p;
+	}
+	return 0;
+}
+
+/*
+ * The newlines in p[0..n), for the line numbers of messages: eight bytes
+ * at a time (a memchr a line was 2% of a run), a byte counter each, the
+ * counters summed before they can overflow.
+ */
+static uint64_t
+newlines(const unsigned char *p, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ULL, low7 = ones * 0x7f;
+	uint64_t k = 0, acc, v;
+	size_t i = 0, j;
+
+	while (i + 8 <= n) {
+		acc = 0;
+		for (j = 0; j < 255 && i + 8 <= n; j++, i += 8) {
+			memcpy(&v, p + i, 8);
+			v ^= ones * '\n';	/* a newline is a zero byte */
+			acc += ~(((v & low7) + low7) | v) >> 7 & ones;
+		}
+		acc = (acc & 0x00ff00ff00ff00ffULL) + (acc >> 8 &
+		    0x00ff00ff00ff00ffULL);
+		k += acc * 0x0001000100010001ULL >> 48;
+	}
+	for (; i < n; i++)
+		k += p[i] == '\n';
+	return k;
+}
+
+/* -r: each input one document, in pieces cut where it cannot matter. */
+static void
+read_raw(struct pskd_reader *r)
+{
+	const unsigned char *p;
+	size_t want = PSKD_BUFSIZE, n, cut;
+	uint64_t line = 1;
+	ssize_t got;
+	int eof, any = 0;
+
+	for (;;) {
+		if ((got = pskd_reader_peek(r, want, &p)) < 0)
+			pskd_err(PSKD_EXIT_DATA, "%s", r->name);
+		n = (size_t)got;
+		eof = n < want;
+		if (n == 0 && !any)
+			return;		/* an empty input: no document */
+		cut = eof ? n : find_cut(p, n);
+		if (cut == 0) {
+			want *= 2;
+			continue;
+		}
+		any = 1;
+		/* Special tokens hold no white space: never cut in two. */
+		document(r->name, line, p, cut, eof);
+		if (eof)
+			break;
+		line += newlines(p, cut);
+		pskd_reader_skip(r, cut);
+		want = PSKD_BUFSIZE;
+		if (pskd_progress_enabled())
+			pskd_progress(0, "%llu MB, %llu tokens",
+			    (unsigned long long)(nbytes_in >> 20),
+			    (unsigned long long)(sink.count + ids.n));
+	}
+}
+
+/* JSON Lines or -l: one document a line. */
+static void
+read_lines(struct pskd_reader *r)
+{
+	struct pskd_json_field f = { .name = opt->field };
+	const unsigned char *line;
+	char err[128];
+	size_t len, off;
+	int rc;
+
+	while ((rc = pskd_reader_line(r, &line, &len)) == 1) {
+		if (opt->input == 'l') {
+			document(r->name, r->lineno, line, len, 1);
+		} else {
+			if (pskd_json_fields(line, len, &f, 1, err, sizeof(err),
+			    &off) == -1)
+				pskd_fail_at(r->name, r->lineno, "%s at byte "
+				    "%zu", err, off);
+			if (f.kind != PSKD_JSON_STRING)
+				pskd_fail_at(r->name, r->lineno, "no string "
+				    "member \"%s\"", opt->field);
+			document(r->name, r->lineno, f.value.p, f.value.len,
+			    1);
+		}
+		if (pskd_progress_enabled() && (r->lineno & 1023) == 0)
+			pskd_progress(0, "%llu MB, %llu tokens",
+			    (unsigned long long)(nbytes_in >> 20),
+			    (unsigned long long)(sink.count + ids.n));
+	}
+	if (rc == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", r->name);
+	pskd_buf_free(&f.value);
+}
+
+/* The id of a token given as text (-e, --bos): a special token's, else a
+ * single ordinary token's; exit 2 if it is neither. */
+static uint32_t *
+token_id(const char *opt_name, const char *t)
+{
+	uint32_t *id = pskd_xmalloc(sizeof(*id));
+
+	if ((*id = pskd_vocab_id(&voc, t)) == PSKD_RANK_NONE)
+		pskd_errx(PSKD_EXIT_USAGE, "%s %s: not a token of %s",
+		    opt_name, t, voc.name);
+	return id;
+}
+
+/* --bos, --no-bos, -e, --no-eot, or what the vocabulary says. */
+static void
+around(void)
+{
+	if (opt->bos != NULL) {
+		bos = token_id("--bos", opt->bos);
+		nbos = 1;
+	} else if (!opt->nobos && voc.template) {
+		bos = voc.bos;
+		nbos = voc.nbos;
+	}
+	if (opt->eot != NULL) {
+		eos = token_id("-e", opt->eot);
+		neos = 1;
+	} else if (!opt->noeot && voc.template) {
+		eos = voc.eos;
+		neos = voc.neos;
+	} else if (!opt->noeot) {
+		eos = token_id("-e", "<|endoftext|>");
+		neos = 1;
+	}
+}
+
+void
+pskd_tok_encode(const struct pskd_tok_opt *o, int argc, char **argv)
+{
+	struct pskd_tok_out out;
+	struct pskd_type t;
+	struct pskd_error e;
+	char text[64];
+
+	opt = o;
+	if (opt->output == NULL)
+		pskd_refuse_tty(1, "<stdout>");
+	pskd_vocab_open(&voc, opt->encoding, opt->vocab);
+	around();
+	snprintf(text, sizeof(text), "idx[%llu]",
+	    (unsigned long long)voc.nvocab);
+	if (pskd_type_parse(&t, text, strlen(text), &e) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s", e.msg);
+	width = pskd_idx_width(voc.nvocab);
+	pskd_tok_out_open(&out, opt->output);
+	pskd_pipe_grow(out.fd);
+	pskd_sink_init(&sink, out.fd, out.name, &t, PSKD_COUNT_STREAM);
+	pskd_tok_each_input(argc, argv, opt->input == 'r' ? read_raw :
+	    read_lines);
+	flush_ids();
+	if (pskd_sink_finish(&sink) == -1)
+		pskd_err(PSKD_EXIT_DATA, "%s", out.name);
+	pskd_tok_out_commit(&out, &sink.w);
+	if (pskd_progress_enabled())
+		pskd_progress(1, "%llu MB, %llu tokens",
+		    (unsigned long long)(nbytes_in >> 20),
+		    (unsigned long long)sink.count);
+	pskd_type_free(&t);
+}

@@ -1,0 +1,276 @@
+/*
+ * hf.h - Hugging Face tokenizer.json files: a BPE model with the pipeline
+ * HF tokenizers runs around it (added tokens, normalizers, pre-tokenizers,
+ * the post-processor's tokens around a text, decoders), loaded by
+ * hfload.c, run by vocab-hf.c with the parts in hfnorm.c, hfsplit.c and
+ * hfbpe.c.  What a file asks for that is not here is refused when it is
+ * loaded, never run differently.
+ */
+#ifndef PSKD_HF_H
+#define PSKD_HF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pskd.h"
+#include "bpe.h"
+#include "ranks.h"
+
+/* A compiled regular expression (PCRE2, JIT when it can). */
+struct pskd_hf_regex;
+
+/*
+ * Compile an HF pattern: its \s and \S (outside [...]) mean White_Space as
+ * Oniguruma's do, and \p{L}, \p{N} and o200k's letter classes are given
+ * the classes of build/gen/ucd.h (Unicode 16.0, as the tokenizers npm
+ * module has them), so that PCRE2's older tables do not show.  NULL with
+ * a message in err on failure.
+ */
+struct pskd_hf_regex *pskd_hf_regex_new(const char *pattern, size_t len,
+	    int literal, char *err, size_t errsize);
+void	pskd_hf_regex_free(struct pskd_hf_regex *re);
+/*
+ * The first match in s[0..n) at or after from: 1 with [*ms, *me), or 0.
+ * Matches may be empty.
+ */
+int	pskd_hf_regex_find(struct pskd_hf_regex *re, const unsigned char *s,
+	    size_t n, size_t from, size_t *ms, size_t *me);
+/*
+ * Every match in s[0..n) as HF's find_iter gives them (Oniguruma's: an
+ * empty match right after the previous match is skipped): start and end
+ * pairs into *v (grown as needed); their number.
+ */
+size_t	pskd_hf_regex_all(struct pskd_hf_regex *re, const unsigned char *s,
+	    size_t n, size_t **v, size_t *cap);
+/* The pattern as given to PCRE2 (for tests). */
+const char *pskd_hf_regex_source(const struct pskd_hf_regex *re);
+
+/* Split behaviours (SplitDelimiterBehavior). */
+enum { HF_REMOVED, HF_ISOLATED, HF_MERGED_PREV, HF_MERGED_NEXT,
+    HF_CONTIGUOUS };
+
+/* Normalizers. */
+enum { HF_N_NFC, HF_N_NFD, HF_N_NFKC, HF_N_NFKD, HF_N_LOWER, HF_N_STRIP,
+    HF_N_PREPEND, HF_N_REPLACE };
+
+struct pskd_hf_norm {
+	int		 type;
+	int		 left, right;	/* Strip */
+	char		*a;		/* Prepend's text; Replace's string */
+	size_t		 alen;
+	char		*b;		/* Replace's content */
+	size_t		 blen;
+	struct pskd_hf_regex *re;	/* Replace */
+};
+
+/* Pre-tokenizers. */
+enum { HF_P_BYTELEVEL, HF_P_SPLIT, HF_P_METASPACE, HF_P_DIGITS,
+    HF_P_PUNCT, HF_P_WHITESPACE, HF_P_WSPLIT };
+/* Metaspace's prepend_scheme. */
+enum { HF_PREPEND_ALWAYS, HF_PREPEND_FIRST, HF_PREPEND_NEVER };
+
+struct pskd_hf_pretok {
+	int		 type;
+	int		 behavior;	/* Split, Punctuation */
+	int		 invert;	/* Split */
+	int		 prefix_space;	/* ByteLevel */
+	int		 use_regex;	/* ByteLevel */
+	int		 individual;	/* Digits */
+	int		 prepend;	/* Metaspace: HF_PREPEND_* */
+	int		 split;		/* Metaspace */
+	char		 rep[4];	/* Metaspace's replacement (UTF-8) */
+	size_t		 replen;
+	int		 fast;		/* PSKD_PAT_* cutting as re, or -1 */
+	struct pskd_hf_regex *re;	/* Split; ByteLevel's own */
+};
+
+/* Decoders. */
+enum { HF_D_BYTELEVEL, HF_D_BYTEFALLBACK, HF_D_FUSE, HF_D_STRIP,
+    HF_D_REPLACE, HF_D_METASPACE };
+
+struct pskd_hf_dec {
+	int		 type;
+	char		*a;		/* Replace's pattern, Strip's content,
+					   Metaspace's replacement */
+	size_t		 alen;
+	char		*b;		/* Replace's content */
+	size_t		 blen;
+	int		 start, stop;	/* Strip */
+	int		 prepend;	/* Metaspace */
+};
+
+/* An added token. */
+struct pskd_hf_added {
+	char		*text;
+	size_t		 len;
+	uint32_t	 id;
+	unsigned char	 special, single_word, lstrip, rstrip, normalized;
+};
+
+/* The merges: (left, right) -> (rank, new id), open addressing. */
+struct pskd_hf_mslot {
+	uint64_t	 key;		/* (left << 32 | right) + 1; 0: empty */
+	uint32_t	 rank;
+	uint32_t	 id;
+};
+
+struct pskd_hf_merges {
+	struct pskd_hf_mslot *slot;
+	size_t		 mask;
+	size_t		 n;
+};
+
+struct pskd_hf {
+	/* The model: BPE. */
+	struct pskd_ranks vocab;	/* a token's bytes -> its id */
+	int		 bytelevel;	/* tokens stored as bytes, the
+					   ByteLevel alphabet undone */
+	/*
+	 * The merges: for a vocabulary of characters in a table by pair; for
+	 * a byte-level one by the token each makes, since bpe.c finds a merge
+	 * by its result: the merges that make token c are k = mstart[c] ..
+	 * mstart[c + 1] - 1, the left part mleft[k], the rank mrank[k].
+	 */
+	struct pskd_hf_merges merges;
+	uint32_t	*mstart, *mleft, *mrank;
+	uint32_t	 unk;		/* PSKD_RANK_NONE: no unk_token */
+	int		 fuse_unk, byte_fallback, ignore_merges;
+	char		*prefix, *suffix;	/* continuing_subword_prefix,
+						   end_of_word_suffix */
+	size_t		 prefixlen, suffixlen;
+	uint32_t	 fallback[256];	/* <0xNN>'s id, or PSKD_RANK_NONE */
+	int		 metacut;	/* words may be cut before a ▁ */
+	unsigned char	 alone[128];	/* and around these (hfload.c) */
+	/* The token of each character below PSKD_HF_CHARS, or NONE. */
+#define PSKD_HF_CHARS	2048
+	uint32_t	 charid[PSKD_HF_CHARS];
+	/* The pipeline. */
+	struct pskd_hf_norm *norm;
+	size_t		 nnorm;
+	struct pskd_hf_pretok *pre;
+	size_t		 npre;
+	struct pskd_hf_dec *dec;
+	size_t		 ndec;
+	struct pskd_hf_added *added;
+	size_t		 nadded;
+	int		 anynormalized;	/* added tokens with normalized */
+	uint32_t	*bos, *eos;	/* the post-processor's tokens */
+	size_t		 nbos, neos;
+	uint64_t	 nvocab;	/* V */
+};
+
+/*
+ * Load a tokenizer.json from p[0..n) (file name for messages; mapped: p is
+ * a read-only mapping of the file, whose pages are given back as they are
+ * read, so they do not all stay in memory beside the tables).  Exits with
+ * "FILE:LINE: message" (status 1) when it is malformed or asks for what is
+ * not supported.
+ */
+void	pskd_hf_load(struct pskd_hf *hf, const char *file,
+	    const unsigned char *p, size_t n, int mapped);
+/* The same without exiting: 0, or -1 with "LINE: message" in err. */
+int	pskd_hf_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
+	    int mapped, char *err, size_t errsize);
+/* The regular expression of a pattern (PSKD_PAT_*), as a Split's. */
+const char *pskd_hf_pattern_text(int fast);
+/* The fast path (PSKD_PAT_*) that cuts as Split's regex p[0..n), or -1. */
+int	pskd_hf_fast_pattern(const char *p, size_t n);
+/* 1 when head[0..n), a file's first bytes, looks like a tokenizer.json. */
+int	pskd_hf_sniff(const unsigned char *head, size_t n);
+
+/* The ByteLevel alphabet: the character of byte b, and back (-1: none). */
+uint32_t pskd_hf_byte_char(unsigned b);
+int	pskd_hf_char_byte(uint32_t cp);
+
+/* Merges: the rank of (a, b) with *id the token it makes, or NONE. */
+static inline uint32_t
+pskd_hf_merge(const struct pskd_hf_merges *m, uint32_t a, uint32_t b,
+    uint32_t *id)
+{
+	uint64_t k = ((uint64_t)a << 32 | b) + 1, h;
+	size_t i;
+
+	h = (k ^ k >> 29) * 0xbf58476d1ce4e5b9ULL;
+	for (i = (size_t)(h >> 32) & m->mask;; i = (i + 1) & m->mask) {
+		if (m->slot[i].key == k) {
+			*id = m->slot[i].id;
+			return m->slot[i].rank;
+		}
+		if (m->slot[i].key == 0)
+			return PSKD_RANK_NONE;
+	}
+}
+/* Fetch the slot of (a, b) ahead of pskd_hf_merge(). */
+static inline void
+pskd_hf_merge_prefetch(const struct pskd_hf_merges *m, uint32_t a, uint32_t b)
+{
+	uint64_t k = ((uint64_t)a << 32 | b) + 1, h;
+
+	h = (k ^ k >> 29) * 0xbf58476d1ce4e5b9ULL;
+	__builtin_prefetch(&m->slot[(size_t)(h >> 32) & m->mask]);
+}
+/*
+ * An empty table for about n merges; it grows as merges are added (3/4
+ * full at most).
+ */
+void	pskd_hf_merges_init(struct pskd_hf_merges *m, size_t n);
+/* Add a merge; a pair given again takes the later rank (as HF does). */
+void	pskd_hf_merges_add(struct pskd_hf_merges *m, uint32_t a, uint32_t b,
+	    uint32_t rank, uint32_t id);
+void	pskd_hf_merges_free(struct pskd_hf_merges *m);
+
+/* Scratch of the merge loop. */
+struct pskd_hf_scratch {
+	uint32_t	*nx, *pv, *rk, *nw;
+	uint64_t	*heap;
+	size_t		 cap;
+};
+
+/*
+ * HF's BPE merges on ids[0..n) in place: always the pair that comes first
+ * in the merges, the leftmost of equal ones; returns the new count.
+ */
+size_t	pskd_hf_merge_all(const struct pskd_hf_merges *m, uint32_t *ids,
+	    size_t n, struct pskd_hf_scratch *s);
+
+/*
+ * The model on one word w[0..n) (after the pre-tokenizers), for a
+ * vocabulary that is not byte-level: characters to tokens (unk, byte
+ * fallback), merges; the ids appended to out.
+ */
+struct pskd_hf_words;
+struct pskd_hf_words *pskd_hf_words_new(const struct pskd_hf *hf);
+void	pskd_hf_word(struct pskd_hf_words *w, const unsigned char *s,
+	    size_t n, struct pskd_ids *out);
+/*
+ * The same for k words s[at[i] .. at[i + 1]) (k <= PSKD_HF_BATCH), their
+ * cache entries fetched together.
+ */
+#define PSKD_HF_BATCH	32
+void	pskd_hf_word_batch(struct pskd_hf_words *w, const unsigned char *s,
+	    const size_t *at, size_t k, struct pskd_ids *out);
+
+/* Normalize s[0..n) into out (replacing it). */
+void	pskd_hf_normalize(const struct pskd_hf *hf, const unsigned char *s,
+	    size_t n, struct pskd_buf *out);
+
+/* Pieces of a text: [off, off + len) of a buffer, and where they began. */
+struct pskd_hf_piece {
+	size_t		 off, len;
+	int		 first;		/* at the start of the text */
+};
+
+struct pskd_hf_pieces {
+	struct pskd_hf_piece *v;
+	size_t		 n, cap;
+	struct pskd_buf	 buf;		/* their bytes */
+};
+
+/*
+ * The pre-tokenizers on s[0..n) (one text between added tokens; first:
+ * it starts the document): the pieces into p (replacing it).
+ */
+void	pskd_hf_pretokenize(const struct pskd_hf *hf, const unsigned char *s,
+	    size_t n, int first, struct pskd_hf_pieces *p);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * tok.h - pskd-tok's modes, one function each, called by main with the
+ * options it parsed: encode (documents to a token stream, encode.c),
+ * decode (a stream of ids back to text, decode.c), --build-vocab (a
+ * character vocabulary, charbuild.c) and --train (a BPE vocabulary,
+ * bpetrain.c); and the output they share (out.c).
+ */
+#ifndef PSKD_TOK_H
+#define PSKD_TOK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pskd.h"
+
+struct pskd_tok_opt {
+	int		 allow_special;	/* --allow-special */
+	int		 bytes;		/* -b */
+	const char	*bos;		/* --bos */
+	int		 nobos;		/* --no-bos */
+	const char	*encoding;	/* -E */
+	const char	*eot;		/* -e */
+	const char	*field;		/* -f */
+	int		 input;		/* 'j' JSON Lines, 'l' -l, 'r' -r */
+	int		 noeot;		/* --no-eot */
+	const char	*output;	/* -o */
+	const char	*vocab;		/* -v */
+	/* --train */
+	size_t		 ntokens;	/* --train N */
+	uint64_t	 minfreq;	/* --min-frequency */
+	const char	**special;	/* --special, in order */
+	size_t		 nspecial;
+};
+
+void	pskd_tok_encode(const struct pskd_tok_opt *o, int argc, char **argv);
+void	pskd_tok_decode(const struct pskd_tok_opt *o, int argc, char **argv);
+void	pskd_tok_build(const struct pskd_tok_opt *o, int argc, char **argv);
+void	pskd_tok_train(const struct pskd_tok_opt *o, int argc, char **argv);
+
+/*
+ * Each input (standard input when argc is 0, or for "-") through fn: a
+ * reader opened on it, closed after.
+ */
+void	pskd_tok_each_input(int argc, char **argv,
+	    void (*fn)(struct pskd_reader *));
+/* The line and column of s[off] in a text that starts at line *line. */
+void	pskd_tok_locate(const unsigned char *s, size_t off, uint64_t *line,
+	    size_t *col);
+
+/*
+ * An output: -o FILE, written to a temporary and renamed into place by
+ * pskd_tok_out_commit() (so a failed or killed run leaves no file), or
+ * the standard output (path NULL).
+ */
+struct pskd_tok_out {
+	const char	*name;		/* FILE or "<stdout>" */
+	int		 fd;
+	int		 file;
+	struct pskd_outfile of;
+};
+
+void	pskd_tok_out_open(struct pskd_tok_out *o, const char *path);
+/* Flush w (writing to o->fd); exit 1 naming the output if that fails. */
+void	pskd_tok_out_flush(struct pskd_tok_out *o, struct pskd_writer *w);
+/* Flush w, then rename the file into place, or close the standard output. */
+void	pskd_tok_out_commit(struct pskd_tok_out *o, struct pskd_writer *w);
+
+#endif
