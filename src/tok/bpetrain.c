@@ -44,7 +44,6 @@ read_lines(struct pskd_reader *r)
 {
 	struct pskd_json_field f;
 	const unsigned char *line;
-	char err[256];
 	size_t len, off;
 	int rc;
 
@@ -58,13 +57,7 @@ read_lines(struct pskd_reader *r)
 				    "UTF-8 at byte %zu", off);
 			count_text(line, len);
 		} else {
-			if (pskd_json_fields(line, len, &f, 1, err, sizeof(err),
-			    &off) == -1)
-				pskd_fail_at(r->name, r->lineno, "%s at byte "
-				    "%zu", err, off);
-			if (f.kind != PSKD_JSON_STRING)
-				pskd_fail_at(r->name, r->lineno, "no string "
-				    "field \"%s\"", opt->field);
+			pskd_tok_member(r, &f, line, len);
 			count_text(f.value.p, f.value.len);
 		}
 		if (show)

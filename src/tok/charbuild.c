@@ -34,8 +34,7 @@ build_reader(struct pskd_reader *r)
 {
 	struct pskd_json_field f = { .name = opt->field };
 	const unsigned char *line, *p;
-	char err[128];
-	size_t len, off;
+	size_t len;
 	ssize_t got;
 	uint64_t lines = 1;
 	int rc;
@@ -69,13 +68,7 @@ build_reader(struct pskd_reader *r)
 			collect(r->name, r->lineno, line, len);
 			continue;
 		}
-		if (pskd_json_fields(line, len, &f, 1, err, sizeof(err),
-		    &off) == -1)
-			pskd_fail_at(r->name, r->lineno, "%s at byte %zu", err,
-			    off);
-		if (f.kind != PSKD_JSON_STRING)
-			pskd_fail_at(r->name, r->lineno, "no string member "
-			    "\"%s\"", opt->field);
+		pskd_tok_member(r, &f, line, len);
 		collect(r->name, r->lineno, f.value.p, f.value.len);
 	}
 	if (rc == -1)

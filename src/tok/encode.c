@@ -197,21 +197,14 @@ read_lines(struct pskd_reader *r)
 {
 	struct pskd_json_field f = { .name = opt->field };
 	const unsigned char *line;
-	char err[128];
-	size_t len, off;
+	size_t len;
 	int rc;
 
 	while ((rc = pskd_reader_line(r, &line, &len)) == 1) {
 		if (opt->input == 'l') {
 			document(r->name, r->lineno, line, len, 1);
 		} else {
-			if (pskd_json_fields(line, len, &f, 1, err, sizeof(err),
-			    &off) == -1)
-				pskd_fail_at(r->name, r->lineno, "%s at byte "
-				    "%zu", err, off);
-			if (f.kind != PSKD_JSON_STRING)
-				pskd_fail_at(r->name, r->lineno, "no string "
-				    "member \"%s\"", opt->field);
+			pskd_tok_member(r, &f, line, len);
 			document(r->name, r->lineno, f.value.p, f.value.len,
 			    1);
 		}

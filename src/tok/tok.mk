@@ -1,8 +1,7 @@
 # tok.mk - pskd-tok's family (src/tok): vocabularies of every kind (vocab.h),
 # BPE, ranks, pre-tokenizers, char vocabularies, training, and the modes of
-# pskd-tok.  Its Unicode tables are generated at build time from the
-# installed utf8proc (what PCRE2 lacks) (src/gen/ucd.c ->
-# build/gen/ucd.h).
+# pskd-tok.  The Unicode tables it needs beyond PCRE2's are generated at
+# build time from the installed utf8proc (src/gen/ucd.c -> build/gen/ucd.h).
 GENHDR += build/gen/ucd.h build/gen/datadir.h
 
 $(B)/pskd-tok: $(O)/libpskd-tok.a
