@@ -37,7 +37,7 @@ void
 pskd_writer_write(struct pskd_writer *w, const void *p, size_t n)
 {
 	w->total += n;
-	if (w->error)
+	if (w->error || n == 0)
 		return;
 	if (n <= w->cap - w->len) {
 		memcpy(w->buf + w->len, p, n);

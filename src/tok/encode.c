@@ -74,9 +74,11 @@ document(const char *name, uint64_t line, const unsigned char *s, size_t n,
 	uint32_t cp;
 
 	if (!indoc) {
-		pskd_ids_reserve(&ids, nbos);
-		memcpy(ids.v + ids.n, bos, nbos * sizeof(*bos));
-		ids.n += nbos;
+		if (nbos > 0) {
+			pskd_ids_reserve(&ids, nbos);
+			memcpy(ids.v + ids.n, bos, nbos * sizeof(*bos));
+			ids.n += nbos;
+		}
 		indoc = 1;
 	}
 	if (!opt->bytes && (bad = pskd_utf8_check(s, n)) != n) {
@@ -93,9 +95,11 @@ document(const char *name, uint64_t line, const unsigned char *s, size_t n,
 		    cp);
 	}
 	if (last) {
-		pskd_ids_reserve(&ids, neos);
-		memcpy(ids.v + ids.n, eos, neos * sizeof(*eos));
-		ids.n += neos;
+		if (neos > 0) {
+			pskd_ids_reserve(&ids, neos);
+			memcpy(ids.v + ids.n, eos, neos * sizeof(*eos));
+			ids.n += neos;
+		}
 		indoc = 0;
 	}
 	nbytes_in += n;
