@@ -376,10 +376,6 @@ merge(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
  * A piece too long for the inline key: recall it, else look it up (with
  * the same hash) or merge it, and remember it.
  */
-/*
- * A piece too long for the inline key: recall it, else look it up (with
- * the same hash) or merge it, and remember it.
- */
 static size_t
 piece_long(struct pskd_bpe *e, const unsigned char *p, size_t n,
     uint32_t *out)
