@@ -143,6 +143,7 @@ struct xfile {
 	uint64_t	 cp_off;
 	uint64_t	 cp_len;
 	uint64_t	 cp_done;	/* of it, copied already */
+	off_t		 behind;	/* disk writes started up to here */
 };
 
 /* late: the file will be patched; hash it once at the end. */

@@ -105,6 +105,30 @@ xfile_defer(struct xfile *f, uint64_t off, size_t n)
 
 static void settle(struct xfile *);
 
+/*
+ * Write-behind: the disk writes of each BEHIND bytes start as soon as they
+ * are in the page cache (sync_file_range, which waits for nothing), so the
+ * fsync of the commit waits for the last of them only, not for the file.
+ */
+#define BEHIND	(16 << 20)
+
+static void
+behind(struct xfile *f)
+{
+#ifdef SYNC_FILE_RANGE_WRITE
+	off_t end;
+
+	if (f->check || (end = lseek(f->fd, 0, SEEK_CUR)) - f->behind <
+	    BEHIND)
+		return;
+	(void)sync_file_range(f->fd, f->behind, end - f->behind,
+	    SYNC_FILE_RANGE_WRITE);
+	f->behind = end;
+#else
+	(void)f;
+#endif
+}
+
 /* The pending range, then the buffer, to the file. */
 static void
 flush(struct xfile *f)
@@ -117,6 +141,7 @@ flush(struct xfile *f)
 	else if (pskd_write_all(f->fd, f->buf, f->len) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", f->path);
 	f->flushed += f->len;
+	behind(f);
 	if (f->hash != NULL) {
 		xhash_add(f->hash, f->buf, f->len);
 		f->buf = xhash_buf();
@@ -184,6 +209,7 @@ copy_pending(struct xfile *f)
 		if (k > 0) {
 			f->cp_len -= (uint64_t)k;
 			f->cp_done += (uint64_t)k;
+			behind(f);
 			continue;
 		}
 		if (k == -1 && errno == EINTR)
