@@ -16,11 +16,11 @@
 
 static const char usage_text[] =
     "pskd-tok [-bPq] [-E encoding] [-v vocab] [--bos token | --no-bos]\n"
-    "           [-e token | --no-eot] [--allow-special] [-f field | -l | -r]\n"
-    "           [-o file] [file ...]\n"
+    "           [-e token | --no-eot] [--allow-special] [-f fields | -l | -r]\n"
+    "           [-o file] [--rejects file] [file ...]\n"
     "       pskd-tok -d [-E encoding] [-v vocab] [-o file] [file]\n"
-    "       pskd-tok --build-vocab [-f field | -l | -r] [-o file] [file ...]\n"
-    "       pskd-tok --train N [-Pq] [-E pattern] [-f field | -l | -r]\n"
+    "       pskd-tok --build-vocab [-f fields | -l | -r] [-o file] [file ...]\n"
+    "       pskd-tok --train N [-Pq] [-E pattern] [-f fields | -l | -r]\n"
     "           [--min-frequency F] [-o file] [--special token] [file ...]";
 
 enum mode { ENCODE, DECODE, BUILD, TRAIN };
@@ -54,8 +54,10 @@ usage(void)
 	    "  -e, --eot TOKEN         the token after each document "
 	    "(<|endoftext|>, or\n"
 	    "                          a tokenizer.json's)\n"
-	    "  -f, --field NAME        JSON Lines input, text in NAME "
-	    "(default text)\n"
+	    "  -f, --field NAME,...    JSON Lines input, text in NAME "
+	    "(default text);\n"
+	    "                          a.b nested, several joined by a "
+	    "blank line\n"
 	    "  -l, --lines             plain text, one document a line\n"
 	    "  -o, --output FILE       write FILE (and with --train "
 	    "FILE.special),\n"
@@ -76,6 +78,8 @@ usage(void)
 	    "or more (1)\n"
 	    "      --no-bos            nothing before documents\n"
 	    "      --no-eot            nothing after documents\n"
+	    "      --rejects FILE      bad documents to FILE as TSV, and "
+	    "on\n"
 	    "      --special TOKEN     --train: a special token after the "
 	    "merges\n"
 	    "                          (repeatable; default <|endoftext|>)\n"
@@ -109,6 +113,12 @@ mode_of(int decode, int build, int train, int trainopts)
 {
 	if (decode + build + train > 1)
 		pskd_usage_error(NULL);
+	if (opt.rejects != NULL && (decode || build || train ||
+	    opt.input == 'r')) {
+		pskd_warnx("--rejects: when encoding documents a line (JSON "
+		    "Lines or -l)");
+		pskd_usage_error(NULL);
+	}
 	if (train) {
 		if (opt.bytes || opt.eot || opt.noeot || opt.vocab ||
 		    opt.allow_special || opt.bos || opt.nobos) {
@@ -133,7 +143,7 @@ int
 main(int argc, char **argv)
 {
 	enum { O_ALLOW = 256, O_BOS, O_BUILD, O_MINFREQ, O_NOBOS, O_NOEOT,
-	    O_SPECIAL, O_TRAIN, O_HELP, O_VERSION };
+	    O_REJECTS, O_SPECIAL, O_TRAIN, O_HELP, O_VERSION };
 	static const struct option longopts[] = {
 		{ "bytes", no_argument, NULL, 'b' },
 		{ "decode", no_argument, NULL, 'd' },
@@ -152,12 +162,16 @@ main(int argc, char **argv)
 		{ "min-frequency", required_argument, NULL, O_MINFREQ },
 		{ "no-bos", no_argument, NULL, O_NOBOS },
 		{ "no-eot", no_argument, NULL, O_NOEOT },
+		{ "rejects", required_argument, NULL, O_REJECTS },
 		{ "special", required_argument, NULL, O_SPECIAL },
 		{ "train", required_argument, NULL, O_TRAIN },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
+	static struct pskd_doc doc;
+	struct pskd_error e;
+	enum mode m;
 	int c, decode = 0, build = 0, train = 0, trainopts = 0;
 
 	pskd_init(argv, usage_text);
@@ -185,6 +199,7 @@ main(int argc, char **argv)
 			break;
 		case O_NOBOS: opt.nobos = 1; break;
 		case O_NOEOT: opt.noeot = 1; break;
+		case O_REJECTS: opt.rejects = optarg; break;
 		case O_SPECIAL: add_special(optarg); trainopts = 1; break;
 		case O_TRAIN:
 			opt.ntokens = (size_t)pskd_optnum("--train", optarg,
@@ -198,6 +213,14 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	modes[mode_of(decode, build, train, trainopts)](&opt, argc, argv);
+	m = mode_of(decode, build, train, trainopts);
+	if (opt.input == 'j' && m != DECODE) {
+		if (pskd_doc_init(&doc, opt.field, NULL, &e) == -1) {
+			pskd_warnx("-f: %s", e.msg);
+			pskd_usage_error(NULL);
+		}
+		opt.doc = &doc;
+	}
+	modes[m](&opt, argc, argv);
 	return 0;
 }

@@ -42,13 +42,10 @@ progress_count(void)
 static void
 read_lines(struct pskd_reader *r)
 {
-	struct pskd_json_field f;
 	const unsigned char *line;
 	size_t len, off;
 	int rc;
 
-	memset(&f, 0, sizeof(f));
-	f.name = opt->field;
 	while ((rc = pskd_reader_line(r, &line, &len)) == 1) {
 		nread += len + 1;
 		if (opt->input == 'l') {
@@ -57,15 +54,16 @@ read_lines(struct pskd_reader *r)
 				    "UTF-8 at byte %zu", off);
 			count_text(line, len);
 		} else {
-			pskd_tok_member(r, &f, line, len);
-			count_text(f.value.p, f.value.len);
+			if (pskd_doc_parse(opt->doc, line, len) == -1)
+				pskd_fail_at(r->name, r->lineno, "%s",
+				    opt->doc->err);
+			count_text(opt->doc->text, opt->doc->textlen);
 		}
 		if (show)
 			progress_count();
 	}
 	if (rc == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", r->name);
-	pskd_buf_free(&f.value);
 }
 
 /* -r: the whole file is one document, read in chunks: pskd_train_cut(). */

@@ -32,7 +32,6 @@ collect(const char *name, uint64_t line, const unsigned char *s, size_t n)
 static void
 build_reader(struct pskd_reader *r)
 {
-	struct pskd_json_field f = { .name = opt->field };
 	const unsigned char *line, *p;
 	size_t len;
 	ssize_t got;
@@ -68,12 +67,13 @@ build_reader(struct pskd_reader *r)
 			collect(r->name, r->lineno, line, len);
 			continue;
 		}
-		pskd_tok_member(r, &f, line, len);
-		collect(r->name, r->lineno, f.value.p, f.value.len);
+		if (pskd_doc_parse(opt->doc, line, len) == -1)
+			pskd_fail_at(r->name, r->lineno, "%s", opt->doc->err);
+		collect(r->name, r->lineno, opt->doc->text,
+		    opt->doc->textlen);
 	}
 	if (rc == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", r->name);
-	pskd_buf_free(&f.value);
 }
 
 void

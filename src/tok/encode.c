@@ -4,6 +4,7 @@
  * token a sample, each document followed by the end-of-text token.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,10 @@ static struct pskd_sink sink;
 static unsigned width;			/* bytes per id */
 static unsigned char *outbuf;
 static uint64_t nbytes_in;
+static struct pskd_output rf;		/* --rejects */
+static struct pskd_writer rw;
+static uint64_t ndocs, nbad;
+static char firstbad[256];
 
 /* The ids as the stream's bytes: converted into outbuf, or as they are. */
 static const void *
@@ -64,13 +69,42 @@ flush_ids(void)
 	}
 }
 
-/* A document, or with -r a piece of one (last: its end): check, encode,
- * begin it with the --bos tokens and end it with the -e ones. */
+/*
+ * A bad document: the end, or with --rejects a TSV line (source, line,
+ * reason), its tokens so far taken back (ids from mark on), and on.
+ */
+static void
+reject(const char *name, uint64_t line, size_t mark, const char *fmt, ...)
+{
+	char why[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (opt->rejects == NULL)
+		pskd_fail_at(name, line, "%s", why);
+	if (nbad++ == 0)
+		snprintf(firstbad, sizeof(firstbad), "%s:%llu: %s", name,
+		    (unsigned long long)line, why);
+	pskd_tsv_field(&rw, (const unsigned char *)name, strlen(name));
+	pskd_writer_printf(&rw, "\t%llu\t", (unsigned long long)line);
+	pskd_tsv_field(&rw, (const unsigned char *)why, strlen(why));
+	pskd_writer_putc(&rw, '\n');
+	ids.n = mark;
+	indoc = 0;
+}
+
+/*
+ * A document, or with -r a piece of one (last: its end): check, encode,
+ * begin it with the --bos tokens and end it with the -e ones.  (--rejects
+ * needs whole documents: a bad one leaves no token.)
+ */
 static void
 document(const char *name, uint64_t line, const unsigned char *s, size_t n,
     int last)
 {
-	size_t bad, col;
+	size_t bad, col, mark = ids.n;
 	uint32_t cp;
 
 	if (!indoc) {
@@ -83,18 +117,22 @@ document(const char *name, uint64_t line, const unsigned char *s, size_t n,
 	}
 	if (!opt->bytes && (bad = pskd_utf8_check(s, n)) != n) {
 		pskd_tok_locate(s, bad, &line, &col);
-		pskd_fail_at(name, line, "invalid UTF-8 at byte %zu", col);
+		reject(name, line, mark, "invalid UTF-8 at byte %zu", col);
+		return;
 	}
 	if (voc.kind->encode(&voc, s, n, opt->allow_special, &ids, &bad,
 	    &cp) == -1) {
 		pskd_tok_locate(s, bad, &line, &col);
 		if (cp == PSKD_NOT_CHAR)
-			pskd_fail_at(name, line, "invalid UTF-8 at byte %zu",
+			reject(name, line, mark, "invalid UTF-8 at byte %zu",
 			    col);
-		pskd_fail_at(name, line, "character U+%04X not in vocabulary",
-		    cp);
+		else
+			reject(name, line, mark, "character U+%04X not in "
+			    "vocabulary", cp);
+		return;
 	}
 	if (last) {
+		ndocs++;
 		if (neos > 0) {
 			pskd_ids_reserve(&ids, neos);
 			memcpy(ids.v + ids.n, eos, neos * sizeof(*eos));
@@ -199,19 +237,18 @@ read_raw(struct pskd_reader *r)
 static void
 read_lines(struct pskd_reader *r)
 {
-	struct pskd_json_field f = { .name = opt->field };
 	const unsigned char *line;
 	size_t len;
 	int rc;
 
 	while ((rc = pskd_reader_line(r, &line, &len)) == 1) {
-		if (opt->input == 'l') {
+		if (opt->input == 'l')
 			document(r->name, r->lineno, line, len, 1);
-		} else {
-			pskd_tok_member(r, &f, line, len);
-			document(r->name, r->lineno, f.value.p, f.value.len,
-			    1);
-		}
+		else if (pskd_doc_parse(opt->doc, line, len) == -1)
+			reject(r->name, r->lineno, ids.n, "%s", opt->doc->err);
+		else
+			document(r->name, r->lineno, opt->doc->text,
+			    opt->doc->textlen, 1);
 		if (pskd_progress_enabled() && (r->lineno & 1023) == 0)
 			pskd_progress(0, "%llu MB, %llu tokens",
 			    (unsigned long long)(nbytes_in >> 20),
@@ -219,7 +256,6 @@ read_lines(struct pskd_reader *r)
 	}
 	if (rc == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", r->name);
-	pskd_buf_free(&f.value);
 }
 
 /* The id of a token given as text (-e, --bos): a special token's, else a
@@ -279,15 +315,26 @@ pskd_tok_encode(const struct pskd_tok_opt *o, int argc, char **argv)
 	pskd_tok_out_open(&out, opt->output);
 	pskd_pipe_grow(out.fd);
 	pskd_sink_init(&sink, out.fd, out.name, &t, PSKD_COUNT_STREAM);
+	if (opt->rejects != NULL)
+		pskd_output_writer(&rf, &rw, opt->rejects, 0);
 	pskd_tok_each_input(argc, argv, opt->input == 'r' ? read_raw :
 	    read_lines);
 	flush_ids();
 	if (pskd_sink_finish(&sink) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", out.name);
 	pskd_tok_out_commit(&out, &sink.w);
+	if (opt->rejects != NULL)
+		pskd_output_close(&rf, &rw);
 	if (pskd_progress_enabled())
 		pskd_progress(1, "%llu MB, %llu tokens",
 		    (unsigned long long)(nbytes_in >> 20),
 		    (unsigned long long)sink.count);
 	pskd_type_free(&t);
+	if (nbad > 0) {
+		pskd_warnx("rejected %llu bad line%s (first: %s)",
+		    (unsigned long long)nbad, nbad == 1 ? "" : "s", firstbad);
+		/* A success if any document went through. */
+		if (ndocs == 0)
+			exit(PSKD_EXIT_DATA);
+	}
 }

@@ -64,20 +64,6 @@ pskd_tok_each_input(int argc, char **argv, void (*fn)(struct pskd_reader *))
 }
 
 void
-pskd_tok_member(struct pskd_reader *r, struct pskd_json_field *f,
-    const unsigned char *line, size_t len)
-{
-	char err[256];
-	size_t off;
-
-	if (pskd_json_fields(line, len, f, 1, err, sizeof(err), &off) == -1)
-		pskd_fail_at(r->name, r->lineno, "%s at byte %zu", err, off);
-	if (f->kind != PSKD_JSON_STRING)
-		pskd_fail_at(r->name, r->lineno, "no string member \"%s\"",
-		    f->name);
-}
-
-void
 pskd_tok_locate(const unsigned char *s, size_t off, uint64_t *line,
     size_t *col)
 {

@@ -21,9 +21,11 @@ struct pskd_tok_opt {
 	const char	*encoding;	/* -E */
 	const char	*eot;		/* -e */
 	const char	*field;		/* -f */
+	struct pskd_doc	*doc;		/* -f's members, for JSON Lines */
 	int		 input;		/* 'j' JSON Lines, 'l' -l, 'r' -r */
 	int		 noeot;		/* --no-eot */
 	const char	*output;	/* -o */
+	const char	*rejects;	/* --rejects */
 	const char	*vocab;		/* -v */
 	/* --train */
 	size_t		 ntokens;	/* --train N */
@@ -43,13 +45,6 @@ void	pskd_tok_train(const struct pskd_tok_opt *o, int argc, char **argv);
  */
 void	pskd_tok_each_input(int argc, char **argv,
 	    void (*fn)(struct pskd_reader *));
-/*
- * A JSON Lines line's text: f->name's value, left in f->value; exits 1
- * naming the file and line when the line is not JSON or that member is
- * not a string.
- */
-void	pskd_tok_member(struct pskd_reader *r, struct pskd_json_field *f,
-	    const unsigned char *line, size_t len);
 /* The line and column of s[off] in a text that starts at line *line. */
 void	pskd_tok_locate(const unsigned char *s, size_t off, uint64_t *line,
 	    size_t *col);
