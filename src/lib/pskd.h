@@ -607,6 +607,8 @@ int	pskd_sample_check(const struct pskd_type *t, const unsigned char *sample,
  */
 int	pskd_samples_check(const struct pskd_type *t, const unsigned char *p,
 	    uint64_t n, uint64_t *bad, struct pskd_error *e);
+/* 1 if pskd_samples_check has anything to check in samples of t. */
+int	pskd_type_bounded(const struct pskd_type *t);
 /* Append a sample as text (JSON arrays nested like the type) to b. */
 void	pskd_sample_format(struct pskd_buf *b, const struct pskd_type *t,
 	    const unsigned char *sample);

@@ -473,6 +473,24 @@ pskd_idx_over(const unsigned char *p, uint64_t n, unsigned w, uint64_t bound)
 	}
 }
 
+/* A leaf whose values can be out of bounds: an index short of its width. */
+static int
+leaf_bounded(const struct pskd_leaf *l)
+{
+	return !l->real && !(l->width < 8 && l->bound == 1ull << (8 * l->width));
+}
+
+int
+pskd_type_bounded(const struct pskd_type *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nleaves; i++)
+		if (leaf_bounded(&t->leaves[i]))
+			return 1;
+	return 0;
+}
+
 int
 pskd_samples_check(const struct pskd_type *t, const unsigned char *p,
     uint64_t n, uint64_t *bad, struct pskd_error *e)
@@ -483,7 +501,7 @@ pskd_samples_check(const struct pskd_type *t, const unsigned char *p,
 	for (i = 0; i < t->nleaves; i++) {
 		const struct pskd_leaf *l = &t->leaves[i];
 
-		if (l->real || (l->width < 8 && l->bound == 1ull << (8 * l->width)))
+		if (!leaf_bounded(l))
 			continue;
 		if (t->nleaves == 1) {
 			/* Samples are the leaf: one flat run of elements. */
