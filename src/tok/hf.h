@@ -171,6 +171,11 @@ void	pskd_hf_load(struct pskd_hf *hf, const char *file,
 /* The same without exiting: 0, or -1 with "LINE: message" in err. */
 int	pskd_hf_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 	    int mapped, char *err, size_t errsize);
+/*
+ * Free what pskd_hf_parse made, also after it failed (what it had read
+ * then; the tables of the part it was reading are left behind).
+ */
+void	pskd_hf_free(struct pskd_hf *hf);
 /* The regular expression of a pattern (PSKD_PAT_*), as a Split's. */
 const char *pskd_hf_pattern_text(int fast);
 /* The fast path (PSKD_PAT_*) that cuts as Split's regex p[0..n), or -1. */
@@ -240,6 +245,7 @@ size_t	pskd_hf_merge_all(const struct pskd_hf_merges *m, uint32_t *ids,
  */
 struct pskd_hf_words;
 struct pskd_hf_words *pskd_hf_words_new(const struct pskd_hf *hf);
+void	pskd_hf_words_free(struct pskd_hf_words *w);
 void	pskd_hf_word(struct pskd_hf_words *w, const unsigned char *s,
 	    size_t n, struct pskd_ids *out);
 /*

@@ -173,6 +173,22 @@ pskd_hf_words_new(const struct pskd_hf *hf)
 	return w;
 }
 
+void
+pskd_hf_words_free(struct pskd_hf_words *w)
+{
+	if (w == NULL)
+		return;
+	free(w->s.nx);
+	free(w->s.pv);
+	free(w->s.rk);
+	free(w->s.nw);
+	free(w->s.heap);
+	pskd_buf_free(&w->key);
+	free(w->ids);
+	free(w->cache);
+	free(w);
+}
+
 /* Room for n more ids in w->ids past k. */
 static void
 room(struct pskd_hf_words *w, size_t k, size_t n)

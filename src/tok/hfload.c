@@ -1083,6 +1083,8 @@ merges(struct ld *l, struct pskd_hf *hf)
 			    (size_t)(sp - ms) - 1) != NULL)
 				die(l, "a merge is \"a b\", one space");
 			la = (size_t)(sp - ms);
+			if (la == 0 || la + 1 == mn)
+				die(l, "a merge with an empty part");
 			if (hf->bytelevel && hf->prefixlen == 0 &&
 			    queue_bytes(ms, la, mn - la - 1, &q[nq], &arena,
 			    &tok))
@@ -1101,6 +1103,8 @@ merges(struct ld *l, struct pskd_hf *hf)
 			pskd_buf_add(&a, l->s.p, l->s.len);
 			if (pskd_jscan_next(&l->j))
 				die(l, "a merge is \"a b\" or [\"a\", \"b\"]");
+			if (la == 0 || a.len == la)
+				die(l, "a merge with an empty part");
 		}
 		check(l);
 		/* a, b, and the new token: a and b without its prefix. */
@@ -1263,6 +1267,40 @@ pskd_hf_load(struct pskd_hf *hf, const char *file, const unsigned char *p,
 
 	if (pskd_hf_parse(hf, p, n, mapped, err, sizeof(err)) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s:%s", file, err);
+}
+
+void
+pskd_hf_free(struct pskd_hf *hf)
+{
+	size_t i;
+
+	pskd_ranks_free(&hf->vocab);
+	pskd_hf_merges_free(&hf->merges);
+	free(hf->mstart);
+	free(hf->mleft);
+	free(hf->mrank);
+	free(hf->prefix);
+	free(hf->suffix);
+	for (i = 0; i < hf->nnorm; i++) {
+		free(hf->norm[i].a);
+		free(hf->norm[i].b);
+		pskd_hf_regex_free(hf->norm[i].re);
+	}
+	free(hf->norm);
+	for (i = 0; i < hf->npre; i++)
+		pskd_hf_regex_free(hf->pre[i].re);
+	free(hf->pre);
+	for (i = 0; i < hf->ndec; i++) {
+		free(hf->dec[i].a);
+		free(hf->dec[i].b);
+	}
+	free(hf->dec);
+	for (i = 0; i < hf->nadded; i++)
+		free(hf->added[i].text);
+	free(hf->added);
+	free(hf->bos);
+	free(hf->eos);
+	memset(hf, 0, sizeof(*hf));
 }
 
 int

@@ -47,10 +47,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* "LINE: message", the line a number from 1. */
 		if (err[0] < '1' || err[0] > '9' || strstr(err, ": ") == NULL)
 			abort();
+		pskd_hf_free(&hf);
 		return 0;
 	}
-	if (has_regex(&hf) || (hf.bytelevel && !pskd_bpe_complete(&hf.vocab)))
+	if (has_regex(&hf) || (hf.bytelevel && !pskd_bpe_complete(&hf.vocab))) {
+		pskd_hf_free(&hf);
 		return 0;
+	}
 	n = pskd_utf8_check(data, size);
 	pskd_hf_normalize(&hf, data, n, &norm);
 	pskd_hf_pretokenize(&hf, norm.p, norm.len, 1, &pieces);
@@ -68,11 +71,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < pieces.n; i++)
 			pskd_hf_word(w, pieces.buf.p + pieces.v[i].off,
 			    pieces.v[i].len, &ids);
+		pskd_hf_words_free(w);
 	}
 	for (k = 0; k < ids.n; k++)
 		if (ids.v[k] >= hf.vocab.n || hf.vocab.len[ids.v[k]] == 0)
 			abort();
 	free(ids.v);
 	pskd_buf_free(&norm);
+	pskd_hf_free(&hf);
 	return 0;
 }
