@@ -42,8 +42,9 @@ logical_type(struct tc *t, struct pq_element *e)
 			tc_skip(t, ty);
 			continue;
 		}
-		e->logical = id <= 15 && id != 9 ? (enum pq_logical)id :
-		    PQ_L_OTHER;
+		/* A field id is an i16: negative ones are no known member. */
+		e->logical = id >= 1 && id <= 15 && id != 9 ?
+		    (enum pq_logical)id : PQ_L_OTHER;
 		tc_struct_begin(t);
 		while (tc_field(t, &fid, &fty)) {
 			if (id == PQ_L_DECIMAL && fid == 1)
