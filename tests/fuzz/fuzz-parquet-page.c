@@ -82,6 +82,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	pq_out_init(&out, -1, NULL);
+	/* pq_column_open reuses the buffers of a column: none yet. */
+	memset(&c, 0, sizeof(c));
 	if (pq_column_open(&c, fd, size - 4, &ch, leaf.type, (size_t)leaf.width,
 	    data[2] % 4, data[3] % 3) == 0) {
 		while ((ret = pq_column_ready(&c)) > 0) {
