@@ -63,6 +63,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((leaf.kind == PQ_K_INT32 || leaf.kind == PQ_K_DATE ||
 	    leaf.kind == PQ_K_UINT32) && leaf.type != PQ_INT32)
 		leaf.kind = PQ_K_BINARY;
+	/* BOOLEAN, INT96, FLOAT and DOUBLE have one kind each, theirs only. */
+	if (leaf.type == PQ_BOOLEAN || leaf.kind == PQ_K_BOOL ||
+	    leaf.type == PQ_INT96 || leaf.kind == PQ_K_INT96 ||
+	    leaf.type == PQ_FLOAT || leaf.kind == PQ_K_FLOAT ||
+	    leaf.type == PQ_DOUBLE || leaf.kind == PQ_K_DOUBLE)
+		leaf.kind = leaf.type == PQ_BOOLEAN ? PQ_K_BOOL :
+		    leaf.type == PQ_INT96 ? PQ_K_INT96 : leaf.type == PQ_FLOAT ?
+		    PQ_K_FLOAT : leaf.type == PQ_DOUBLE ? PQ_K_DOUBLE :
+		    leaf.type == PQ_INT32 ? PQ_K_INT32 : leaf.type == PQ_INT64 ?
+		    PQ_K_INT64 : PQ_K_BINARY;
 	if (leaf.kind == PQ_K_BINARY && leaf.type != PQ_BYTE_ARRAY &&
 	    leaf.type != PQ_FLBA)
 		return 0;
