@@ -36,16 +36,15 @@ static struct {
 	.id = "id",
 };
 
-static struct pskd_writer out, rw;
-static struct pskd_output rf;		/* --rejects */
+static struct pskd_writer out;
+static struct pskd_rejects rejects;	/* --rejects, -s */
 static struct pskd_frame_relay relay;	/* lines go out from the reader's buffer */
 static struct pskd_shingler sh;
 static struct pskd_doc doc;
 static struct pskd_buf idbuf;
 static const unsigned char *textp;
 static size_t textlen;
-static uint64_t ndocs, nbad;		/* documents shingled, and bad ones */
-static char firstbad[512];
+static uint64_t ndocs;			/* documents shingled */
 
 static void
 usage(void)
@@ -117,15 +116,9 @@ bad_line(const char *name, uint64_t lineno, const unsigned char *line,
 {
 	if (opt.rejects == NULL && !opt.skip)
 		pskd_fail_at(name, lineno, "%s", why);
-	if (nbad++ == 0)
-		snprintf(firstbad, sizeof(firstbad), "%s:%llu: %s", name,
-		    (unsigned long long)lineno, why);
+	pskd_rejects_add(&rejects, name, lineno, why);
 	if (opt.rejects == NULL)
 		return;
-	pskd_tsv_field(&rw, (const unsigned char *)name, strlen(name));
-	pskd_writer_printf(&rw, "\t%llu\t", (unsigned long long)lineno);
-	pskd_tsv_field(&rw, (const unsigned char *)why, strlen(why));
-	pskd_writer_putc(&rw, '\n');
 	name_line(name, lineno);
 	pskd_frame_relay_rejected(&relay, idbuf.p, idbuf.len, line, len);
 }
@@ -276,19 +269,14 @@ main(int argc, char **argv)
 	fp.shingle_seed = PSKD_SHINGLE_SEED;
 	fp.rejects = opt.rejects != NULL;
 	pskd_frame_write_header(&out, &fp);
-	if (opt.rejects != NULL)
-		pskd_output_writer(&rf, &rw, opt.rejects, 0);
+	pskd_rejects_open(&rejects, opt.rejects);
 	for (i = 0; i < (argc > 0 ? argc : 1) && !out.error; i++)
 		shingle_file(argc > 0 ? argv[i] : NULL);
 	pskd_writer_finish(&out);
-	if (opt.rejects != NULL)
-		pskd_output_close(&rf, &rw);
+	pskd_rejects_close(&rejects);
 	pskd_doc_free(&doc);
-	if (nbad == 0)
+	if (rejects.n == 0)
 		return 0;
-	pskd_warnx("%s %llu bad line%s (first: %s)", opt.rejects ?
-	    "rejected" : "skipped", (unsigned long long)nbad, nbad == 1 ? "" :
-	    "s", firstbad);
 	/* --rejects: a success if any document went through. */
 	return opt.rejects != NULL && ndocs > 0 ? 0 : PSKD_EXIT_DATA;
 }

@@ -8,7 +8,7 @@
  * diagnostics of err.c that end a program (pskd_errx, pskd_err,
  * pskd_usage_error), the option parsers of num.c (pskd_optnum,
  * pskd_optreal: exit 2), pskd_refuse_tty, pskd_writer_finish and
- * pskd_output_open/close (exit 1),
+ * pskd_output_open/close and pskd_rejects_* (exit 1),
  * and the pskd_x* allocators of mem.c (exit 1 when memory runs out) - each
  * meant for a program's main line, not for library code.
  *
@@ -319,6 +319,26 @@ void	pskd_writer_finish(struct pskd_writer *w);
 void	pskd_tsv_field(struct pskd_writer *w, const unsigned char *s, size_t n);
 /* The same, appended to b. */
 void	pskd_tsv_escape(struct pskd_buf *b, const unsigned char *s, size_t n);
+
+/*
+ * Bad documents a program goes on past (--rejects FILE; NULL: only counted,
+ * as pskd-shingle -s does): each a TSV line "NAME, LINE, reason" in FILE,
+ * written through pskd_output (program helpers: exit 1 on failure).
+ * pskd_rejects_close commits FILE and, if there were any, warns once:
+ * "rejected (or skipped) N bad lines (first: NAME:LINE: reason)".
+ */
+struct pskd_rejects {
+	struct pskd_output o;
+	struct pskd_writer w;
+	int		 file;
+	uint64_t	 n;
+	char		 first[512];
+};
+
+void	pskd_rejects_open(struct pskd_rejects *r, const char *path);
+void	pskd_rejects_add(struct pskd_rejects *r, const char *name,
+	    uint64_t line, const char *why);
+void	pskd_rejects_close(struct pskd_rejects *r);
 
 /* ---- utf8.c ------------------------------------------------------------- */
 

@@ -1,8 +1,12 @@
 /*
  * tsv.c - the one escaping of a TSV field (verdicts, tombstones, rejects):
  * backslash, tab, newline and carriage return become \\ \t \n \r, so a field
- * never splits a line or a column and reads back exactly.
+ * never splits a line or a column and reads back exactly; and the file of
+ * bad documents that pskd-shingle and pskd-tok --rejects write with it.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "pskd.h"
 
 static const char *
@@ -47,4 +51,40 @@ pskd_tsv_escape(struct pskd_buf *b, const unsigned char *s, size_t n)
 		run = i + 1;
 	}
 	pskd_buf_add(b, s + run, n - run);
+}
+
+void
+pskd_rejects_open(struct pskd_rejects *r, const char *path)
+{
+	memset(r, 0, sizeof(*r));
+	if (path != NULL) {
+		pskd_output_writer(&r->o, &r->w, path, 0);
+		r->file = 1;
+	}
+}
+
+void
+pskd_rejects_add(struct pskd_rejects *r, const char *name, uint64_t line,
+    const char *why)
+{
+	if (r->n++ == 0)
+		snprintf(r->first, sizeof(r->first), "%s:%llu: %s", name,
+		    (unsigned long long)line, why);
+	if (!r->file)
+		return;
+	pskd_tsv_field(&r->w, (const unsigned char *)name, strlen(name));
+	pskd_writer_printf(&r->w, "\t%llu\t", (unsigned long long)line);
+	pskd_tsv_field(&r->w, (const unsigned char *)why, strlen(why));
+	pskd_writer_putc(&r->w, '\n');
+}
+
+void
+pskd_rejects_close(struct pskd_rejects *r)
+{
+	if (r->file)
+		pskd_output_close(&r->o, &r->w);
+	if (r->n > 0)
+		pskd_warnx("%s %llu bad line%s (first: %s)", r->file ?
+		    "rejected" : "skipped", (unsigned long long)r->n,
+		    r->n == 1 ? "" : "s", r->first);
 }

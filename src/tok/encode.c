@@ -23,10 +23,8 @@ static struct pskd_sink sink;
 static unsigned width;			/* bytes per id */
 static unsigned char *outbuf;
 static uint64_t nbytes_in;
-static struct pskd_output rf;		/* --rejects */
-static struct pskd_writer rw;
-static uint64_t ndocs, nbad;
-static char firstbad[256];
+static struct pskd_rejects rejects;	/* --rejects */
+static uint64_t ndocs;
 
 /* The ids as the stream's bytes: converted into outbuf, or as they are. */
 static const void *
@@ -84,13 +82,7 @@ reject(const char *name, uint64_t line, size_t mark, const char *fmt, ...)
 	va_end(ap);
 	if (opt->rejects == NULL)
 		pskd_fail_at(name, line, "%s", why);
-	if (nbad++ == 0)
-		snprintf(firstbad, sizeof(firstbad), "%s:%llu: %s", name,
-		    (unsigned long long)line, why);
-	pskd_tsv_field(&rw, (const unsigned char *)name, strlen(name));
-	pskd_writer_printf(&rw, "\t%llu\t", (unsigned long long)line);
-	pskd_tsv_field(&rw, (const unsigned char *)why, strlen(why));
-	pskd_writer_putc(&rw, '\n');
+	pskd_rejects_add(&rejects, name, line, why);
 	ids.n = mark;
 	indoc = 0;
 }
@@ -315,26 +307,20 @@ pskd_tok_encode(const struct pskd_tok_opt *o, int argc, char **argv)
 	pskd_tok_out_open(&out, opt->output);
 	pskd_pipe_grow(out.fd);
 	pskd_sink_init(&sink, out.fd, out.name, &t, PSKD_COUNT_STREAM);
-	if (opt->rejects != NULL)
-		pskd_output_writer(&rf, &rw, opt->rejects, 0);
+	pskd_rejects_open(&rejects, opt->rejects);
 	pskd_tok_each_input(argc, argv, opt->input == 'r' ? read_raw :
 	    read_lines);
 	flush_ids();
 	if (pskd_sink_finish(&sink) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", out.name);
 	pskd_tok_out_commit(&out, &sink.w);
-	if (opt->rejects != NULL)
-		pskd_output_close(&rf, &rw);
+	pskd_rejects_close(&rejects);
 	if (pskd_progress_enabled())
 		pskd_progress(1, "%llu MB, %llu tokens",
 		    (unsigned long long)(nbytes_in >> 20),
 		    (unsigned long long)sink.count);
 	pskd_type_free(&t);
-	if (nbad > 0) {
-		pskd_warnx("rejected %llu bad line%s (first: %s)",
-		    (unsigned long long)nbad, nbad == 1 ? "" : "s", firstbad);
-		/* A success if any document went through. */
-		if (ndocs == 0)
-			exit(PSKD_EXIT_DATA);
-	}
+	/* With bad documents, a success if any document went through. */
+	if (rejects.n > 0 && ndocs == 0)
+		exit(PSKD_EXIT_DATA);
 }
