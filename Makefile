@@ -94,6 +94,10 @@ $(O)/tests/replay-%: tests/fuzz/replay.c tests/fuzz/fuzz-%.c $(FAMA) $(LIBA)
 	    tests/fuzz/fuzz-$*.c -Wl,--start-group $(FAMA) $(LIBA) \
 	    -Wl,--end-group $(LIBS)
 
+# The version's one place: VERSION, compiled into lib/opt.c only.
+$(O)/lib/opt.o: ALLCFLAGS += -DPSKD_VERSION=\"$(VERSION)\"
+$(O)/lib/opt.o: Makefile
+
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 
 # ---- tests ----------------------------------------------------------------

@@ -192,7 +192,7 @@ parse(int argc, char **argv)
 		case OPT_VALDOCS: opt.valdocs = optarg; break;
 		case OPT_VALFRAC: opt.valfrac = optarg; break;
 		case OPT_HELP: usage(); break;
-		case OPT_VERSION: puts("pskd-export " PSKD_VERSION); exit(0);
+		case OPT_VERSION: pskd_version();
 		default: pskd_usage_error(NULL);
 		}
 	}

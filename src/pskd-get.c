@@ -39,6 +39,12 @@ static const char usage_text[] =
 
 enum mode { MODE_LIST, MODE_URL, MODE_VERIFY, MODE_ANNOTATE };
 
+enum {
+	OPT_CKPT = 256, OPT_CURLCFG, OPT_FORCE, OPT_HFILE, OPT_NETRC,
+	OPT_NETRCF, OPT_RESUME, OPT_RETRIES, OPT_WAIT, OPT_STALL, OPT_HOSTS,
+	OPT_VERIFY, OPT_ANNOTATE, OPT_HELP, OPT_VERSION
+};
+
 static void
 help(void)
 {
@@ -79,20 +85,6 @@ help(void)
 	exit(0);
 }
 
-static const char *const mode_name[] = { "a list", "-u", "--verify",
-    "--annotate" };
-
-/* -u, --verify and --annotate exclude each other. */
-static void
-set_mode(enum mode *mode, enum mode m)
-{
-	if (*mode != MODE_LIST && *mode != m) {
-		pskd_warnx("%s and %s cannot be combined", mode_name[*mode],
-		    mode_name[m]);
-		pskd_usage_error(NULL);
-	}
-	*mode = m;
-}
 
 /* What the options and operands of a mode must be, said when they are not. */
 static void
@@ -179,32 +171,29 @@ folder(const char *dir)
 int
 main(int argc, char **argv)
 {
-	enum { O_CKPT = 256, O_CURLCFG, O_FORCE, O_HFILE, O_NETRC, O_NETRCF,
-	    O_RESUME, O_RETRIES, O_WAIT, O_STALL, O_HOSTS, O_VERIFY,
-	    O_ANNOTATE, O_HELP, O_VERSION };
 	static const struct option longopts[] = {
 		{ "progress", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "cache-dir", required_argument, NULL, 'd' },
 		{ "header", required_argument, NULL, 'H' },
 		{ "jobs", required_argument, NULL, 'j' },
-		{ "checkpoint-interval", required_argument, NULL, O_CKPT },
-		{ "curl-config", required_argument, NULL, O_CURLCFG },
-		{ "force", no_argument, NULL, O_FORCE },
-		{ "header-file", required_argument, NULL, O_HFILE },
-		{ "netrc", no_argument, NULL, O_NETRC },
-		{ "netrc-file", required_argument, NULL, O_NETRCF },
-		{ "resume-only", no_argument, NULL, O_RESUME },
-		{ "retries", required_argument, NULL, O_RETRIES },
-		{ "retry-wait", required_argument, NULL, O_WAIT },
-		{ "stall-timeout", required_argument, NULL, O_STALL },
-		{ "token-hosts", required_argument, NULL, O_HOSTS },
+		{ "checkpoint-interval", required_argument, NULL, OPT_CKPT },
+		{ "curl-config", required_argument, NULL, OPT_CURLCFG },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "header-file", required_argument, NULL, OPT_HFILE },
+		{ "netrc", no_argument, NULL, OPT_NETRC },
+		{ "netrc-file", required_argument, NULL, OPT_NETRCF },
+		{ "resume-only", no_argument, NULL, OPT_RESUME },
+		{ "retries", required_argument, NULL, OPT_RETRIES },
+		{ "retry-wait", required_argument, NULL, OPT_WAIT },
+		{ "stall-timeout", required_argument, NULL, OPT_STALL },
+		{ "token-hosts", required_argument, NULL, OPT_HOSTS },
 		{ "sha256", required_argument, NULL, 's' },
 		{ "url", required_argument, NULL, 'u' },
-		{ "verify", no_argument, NULL, O_VERIFY },
-		{ "annotate", required_argument, NULL, O_ANNOTATE },
-		{ "help", no_argument, NULL, O_HELP },
-		{ "version", no_argument, NULL, O_VERSION },
+		{ "verify", no_argument, NULL, OPT_VERIFY },
+		{ "annotate", required_argument, NULL, OPT_ANNOTATE },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct pskd_get_opt opt = {
@@ -217,7 +206,7 @@ main(int argc, char **argv)
 	};
 	struct pskd_get g;
 	const char *url = NULL, *sha = NULL, *annotated = NULL, *token;
-	enum mode mode = MODE_LIST;
+	struct pskd_mode mode = { MODE_LIST, NULL };
 	struct timespec ts;
 	int c, creds = 0;
 
@@ -243,37 +232,37 @@ main(int argc, char **argv)
 			opt.jobs = (unsigned)pskd_optnum("-j", optarg, 1, 256,
 			    0);
 			break;
-		case O_CKPT:
+		case OPT_CKPT:
 			opt.ckpt_every = pskd_optreal("--checkpoint-interval",
 			    optarg, 0, 3600);
 			break;
-		case O_CURLCFG:
+		case OPT_CURLCFG:
 			pskd_get_auth_curl_config(&opt.auth, optarg);
 			creds = 1;
 			break;
-		case O_FORCE: opt.force = 1; break;
-		case O_HFILE:
+		case OPT_FORCE: opt.force = 1; break;
+		case OPT_HFILE:
 			pskd_get_auth_header_file(&opt.auth, optarg);
 			creds = 1;
 			break;
-		case O_NETRC: opt.auth.netrc = 1; creds = 1; break;
-		case O_NETRCF: opt.auth.netrc_file = optarg; creds = 1; break;
-		case O_RESUME: opt.resume_only = 1; break;
-		case O_RETRIES:
+		case OPT_NETRC: opt.auth.netrc = 1; creds = 1; break;
+		case OPT_NETRCF: opt.auth.netrc_file = optarg; creds = 1; break;
+		case OPT_RESUME: opt.resume_only = 1; break;
+		case OPT_RETRIES:
 			opt.retries = (unsigned)pskd_optnum("--retries", optarg,
 			    0, 1000, 0);
 			break;
-		case O_WAIT:
+		case OPT_WAIT:
 			opt.retry_wait = pskd_optreal("--retry-wait", optarg, 0,
 			    600);
 			break;
-		case O_STALL:
+		case OPT_STALL:
 			opt.stall = pskd_optreal("--stall-timeout", optarg, 0,
 			    86400);
 			if (opt.stall < 0.01)
 				opt.stall = 0.01;
 			break;
-		case O_HOSTS:
+		case OPT_HOSTS:
 			if (pskd_get_auth_token_hosts(&opt.auth,
 			    optarg) == -1) {
 				pskd_warnx("--token-hosts: '%s' is not a list "
@@ -282,27 +271,32 @@ main(int argc, char **argv)
 			}
 			break;
 		case 's': sha = optarg; break;
-		case 'u': url = optarg; set_mode(&mode, MODE_URL); break;
-		case O_VERIFY: set_mode(&mode, MODE_VERIFY); break;
-		case O_ANNOTATE:
-			annotated = optarg;
-			set_mode(&mode, MODE_ANNOTATE);
+		case 'u':
+			url = optarg;
+			pskd_mode_set(&mode, MODE_URL, "-u");
 			break;
-		case O_HELP: help(); break;
-		case O_VERSION: puts("pskd-get " PSKD_VERSION); return 0;
+		case OPT_VERIFY:
+			pskd_mode_set(&mode, MODE_VERIFY, "--verify");
+			break;
+		case OPT_ANNOTATE:
+			annotated = optarg;
+			pskd_mode_set(&mode, MODE_ANNOTATE, "--annotate");
+			break;
+		case OPT_HELP: help(); break;
+		case OPT_VERSION: pskd_version();
 		default: pskd_usage_error(NULL);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	check_usage(mode, argc, &opt, sha, url);
-	if (creds && (mode == MODE_VERIFY || mode == MODE_ANNOTATE)) {
+	check_usage((enum mode)mode.mode, argc, &opt, sha, url);
+	if (creds && (mode.mode == MODE_VERIFY || mode.mode == MODE_ANNOTATE)) {
 		pskd_warnx("%s does not download: no -H, --header-file, "
-		    "--netrc or --curl-config", mode_name[mode]);
+		    "--netrc or --curl-config", mode.flag);
 		pskd_usage_error(NULL);
 	}
 	/* Only for downloads: a stray HF_TOKEN must not stop --verify. */
-	if ((mode == MODE_LIST || mode == MODE_URL) &&
+	if ((mode.mode == MODE_LIST || mode.mode == MODE_URL) &&
 	    (token = getenv("HF_TOKEN")) != NULL && *token != '\0' &&
 	    pskd_get_auth_token(&opt.auth, token) == -1) {
 		pskd_warnx("HF_TOKEN: not a token pskd-get may send");
@@ -313,7 +307,7 @@ main(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	srandom((unsigned)(ts.tv_nsec ^ getpid()));
 	pskd_get_init(&g, &opt);
-	switch (mode) {
+	switch (mode.mode) {
 	case MODE_LIST: return get_lists(&g, argc, argv);
 	case MODE_URL: return get_url(&g, &opt, url, sha);
 	case MODE_VERIFY: return pskd_get_verify(opt.dir);

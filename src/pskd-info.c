@@ -194,7 +194,7 @@ main(int argc, char **argv)
 			break;
 		case 's': samples_only = 1; break;
 		case OPT_HELP: usage(); break;
-		case OPT_VERSION: puts("pskd-info " PSKD_VERSION); return 0;
+		case OPT_VERSION: pskd_version();
 		default: pskd_usage_error(NULL);
 		}
 	}

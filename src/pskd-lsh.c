@@ -33,7 +33,7 @@ enum {
 };
 
 static struct {
-	enum mode	 mode;
+	struct pskd_mode mode;
 	uint32_t	 b;		/* -b */
 	const char	*dir;		/* -i */
 	uint64_t	 mem;		/* -m */
@@ -48,7 +48,7 @@ static struct {
 	uint32_t	 shard;		/* -s */
 	const char	*apply;		/* --apply */
 } opt = {
-	.mode = MODE_ONLINE,
+	.mode = { MODE_ONLINE, NULL },
 	.b = 32,
 	.mem = 1ULL << 30,
 	.r = 4,
@@ -345,22 +345,16 @@ statistics(size_t mem)
 static void
 output_open(void)
 {
-	if (opt.output != NULL)
-		pskd_output_writer(&of, &out, opt.output, 0);
-	else {
-		pskd_writer_init(&out, 1, "<stdout>");
+	pskd_output_writer(&of, &out, opt.output, 0);
+	if (!of.file)
 		pskd_pipe_grow(1);
-	}
 	pskd_frame_relay_init(&relay, &out);
 }
 
 static void
 output_commit(void)
 {
-	if (opt.output != NULL)
-		pskd_output_close(&of, &out);
-	else
-		pskd_writer_finish(&out);
+	pskd_output_close(&of, &out);
 }
 
 /*
@@ -510,22 +504,26 @@ main(int argc, char **argv)
 		case OPT_MAP:
 			opt.parts = (uint32_t)pskd_optnum("--map", optarg, 1,
 			    1024, 0);
-			opt.mode = MODE_MAP;
+			pskd_mode_set(&opt.mode, MODE_MAP, "--map");
 			break;
 		case 's':
 			opt.shard = (uint32_t)pskd_optnum("-s", optarg, 0,
 			    999999999, 0);
 			break;
-		case OPT_PAIRS: opt.mode = MODE_PAIRS; break;
-		case OPT_CLUSTER: opt.mode = MODE_CLUSTER; break;
+		case OPT_PAIRS:
+			pskd_mode_set(&opt.mode, MODE_PAIRS, "--pairs");
+			break;
+		case OPT_CLUSTER:
+			pskd_mode_set(&opt.mode, MODE_CLUSTER, "--cluster");
+			break;
 		case OPT_APPLY:
 			opt.apply = optarg;
-			opt.mode = MODE_APPLY;
+			pskd_mode_set(&opt.mode, MODE_APPLY, "--apply");
 			break;
 		case OPT_HELP: usage(); break;
-		case OPT_VERSION: puts("pskd-lsh " PSKD_VERSION); return 0;
+		case OPT_VERSION: pskd_version();
 		default: pskd_usage_error(NULL);
 		}
 	}
-	return run[opt.mode](argc - optind, argv + optind);
+	return run[opt.mode.mode](argc - optind, argv + optind);
 }

@@ -137,7 +137,7 @@ main(int argc, char **argv)
 			break;
 		case OPT_PORTABLE: opt.portable = 1; break;
 		case OPT_HELP: usage(); break;
-		case OPT_VERSION: puts("pskd-minhash " PSKD_VERSION); return 0;
+		case OPT_VERSION: pskd_version();
 		default: pskd_usage_error(NULL);
 		}
 	}

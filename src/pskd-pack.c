@@ -298,7 +298,7 @@ main(int argc, char **argv)
 		case 'o': opt.output = optarg; break;
 		case 't': opt.type = optarg; break;
 		case OPT_HELP: usage(); break;
-		case OPT_VERSION: puts("pskd-pack " PSKD_VERSION); return 0;
+		case OPT_VERSION: pskd_version();
 		default: pskd_usage_error(NULL);
 		}
 	}

@@ -15,6 +15,8 @@
 static const char usage_text[] =
     "pskd-report [-j file] [-o file] [-t title] [-w file] manifest ... dir";
 
+enum { OPT_HELP = 256, OPT_VERSION };
+
 static struct {
 	const char	*json;		/* -j */
 	const char	*html;		/* -o */
@@ -76,8 +78,8 @@ main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "title", required_argument, NULL, 't' },
 		{ "window", required_argument, NULL, 'w' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct pskd_buf html = { NULL, 0, 0 }, json = { NULL, 0, 0 };
@@ -95,8 +97,8 @@ main(int argc, char **argv)
 		case 'o': opt.html = optarg; break;
 		case 't': opt.title = optarg; break;
 		case 'w': opt.window = optarg; break;
-		case 'h': usage(); break;
-		case 'V': puts("pskd-report " PSKD_VERSION); return 0;
+		case OPT_HELP: usage(); break;
+		case OPT_VERSION: pskd_version();
 		default: pskd_usage_error(NULL);
 		}
 	}

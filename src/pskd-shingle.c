@@ -241,7 +241,7 @@ main(int argc, char **argv)
 		case OPT_ID: opt.id = optarg; break;
 		case OPT_REJECTS: opt.rejects = optarg; break;
 		case OPT_HELP: usage(); break;
-		case OPT_VERSION: puts("pskd-shingle " PSKD_VERSION); return 0;
+		case OPT_VERSION: pskd_version();
 		default: pskd_usage_error(NULL);
 		}
 	}

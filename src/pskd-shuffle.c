@@ -370,7 +370,7 @@ main(int argc, char **argv)
 		case OPT_WORLD: opt.world = num("--world", optarg, 1); break;
 		case OPT_START: opt.start = num("--start", optarg, 0); break;
 		case OPT_HELP: usage(); break;
-		case OPT_VERSION: puts("pskd-shuffle " PSKD_VERSION); return 0;
+		case OPT_VERSION: pskd_version();
 		default: pskd_usage_error(NULL);
 		}
 	}

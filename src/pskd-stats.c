@@ -16,6 +16,8 @@ static const char usage_text[] =
     "pskd-stats [-mPq] [-e id] [-f field] [-k count] [-l label] [-t kind] "
     "[file ...]";
 
+enum { OPT_HELP = 256, OPT_VERSION };
+
 static struct {
 	struct collect_opts c;
 	uint64_t	 top;		/* -k */
@@ -166,8 +168,8 @@ main(int argc, char **argv)
 		{ "progress", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "type", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, i;
@@ -195,8 +197,8 @@ main(int argc, char **argv)
 				pskd_usage_error(NULL);
 			}
 			break;
-		case 'h': usage(); break;
-		case 'V': puts("pskd-stats " PSKD_VERSION); return 0;
+		case OPT_HELP: usage(); break;
+		case OPT_VERSION: pskd_version();
 		default: pskd_usage_error(NULL);
 		}
 	}

@@ -25,6 +25,11 @@ static const char usage_text[] =
 
 enum mode { ENCODE, DECODE, BUILD, TRAIN };
 
+enum {
+	OPT_ALLOW = 256, OPT_BOS, OPT_BUILD, OPT_MINFREQ, OPT_NOBOS, OPT_NOEOT,
+	OPT_REJECTS, OPT_SPECIAL, OPT_TRAIN, OPT_HELP, OPT_VERSION
+};
+
 static void (*const modes[])(const struct pskd_tok_opt *, int, char **) = {
 	[ENCODE] = pskd_tok_encode,
 	[DECODE] = pskd_tok_decode,
@@ -109,10 +114,10 @@ add_special(const char *s)
 
 /* One mode; options of another mode are a usage error. */
 static enum mode
-mode_of(int decode, int build, int train, int trainopts)
+mode_of(enum mode m, int trainopts)
 {
-	if (decode + build + train > 1)
-		pskd_usage_error(NULL);
+	int decode = m == DECODE, build = m == BUILD, train = m == TRAIN;
+
 	if (opt.rejects != NULL && (decode || build || train ||
 	    opt.input == 'r')) {
 		pskd_warnx("--rejects: when encoding documents a line (JSON "
@@ -136,14 +141,12 @@ mode_of(int decode, int build, int train, int trainopts)
 	}
 	if ((opt.eot && opt.noeot) || (opt.bos && opt.nobos))
 		pskd_usage_error(NULL);
-	return decode ? DECODE : build ? BUILD : ENCODE;
+	return m;
 }
 
 int
 main(int argc, char **argv)
 {
-	enum { O_ALLOW = 256, O_BOS, O_BUILD, O_MINFREQ, O_NOBOS, O_NOEOT,
-	    O_REJECTS, O_SPECIAL, O_TRAIN, O_HELP, O_VERSION };
 	static const struct option longopts[] = {
 		{ "bytes", no_argument, NULL, 'b' },
 		{ "decode", no_argument, NULL, 'd' },
@@ -156,30 +159,31 @@ main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "raw", no_argument, NULL, 'r' },
 		{ "vocab", required_argument, NULL, 'v' },
-		{ "allow-special", no_argument, NULL, O_ALLOW },
-		{ "bos", required_argument, NULL, O_BOS },
-		{ "build-vocab", no_argument, NULL, O_BUILD },
-		{ "min-frequency", required_argument, NULL, O_MINFREQ },
-		{ "no-bos", no_argument, NULL, O_NOBOS },
-		{ "no-eot", no_argument, NULL, O_NOEOT },
-		{ "rejects", required_argument, NULL, O_REJECTS },
-		{ "special", required_argument, NULL, O_SPECIAL },
-		{ "train", required_argument, NULL, O_TRAIN },
-		{ "help", no_argument, NULL, O_HELP },
-		{ "version", no_argument, NULL, O_VERSION },
+		{ "allow-special", no_argument, NULL, OPT_ALLOW },
+		{ "bos", required_argument, NULL, OPT_BOS },
+		{ "build-vocab", no_argument, NULL, OPT_BUILD },
+		{ "min-frequency", required_argument, NULL, OPT_MINFREQ },
+		{ "no-bos", no_argument, NULL, OPT_NOBOS },
+		{ "no-eot", no_argument, NULL, OPT_NOEOT },
+		{ "rejects", required_argument, NULL, OPT_REJECTS },
+		{ "special", required_argument, NULL, OPT_SPECIAL },
+		{ "train", required_argument, NULL, OPT_TRAIN },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct pskd_doc doc;
 	struct pskd_error e;
+	struct pskd_mode mode = { ENCODE, NULL };
 	enum mode m;
-	int c, decode = 0, build = 0, train = 0, trainopts = 0;
+	int c, trainopts = 0;
 
 	pskd_init(argv, usage_text);
 	while ((c = getopt_long(argc, argv, "bdE:e:f:lo:Pqrv:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'b': opt.bytes = 1; break;
-		case 'd': decode = 1; break;
+		case 'd': pskd_mode_set(&mode, DECODE, "-d"); break;
 		case 'E': opt.encoding = optarg; break;
 		case 'e': opt.eot = optarg; break;
 		case 'f': opt.field = optarg; opt.input = 'j'; break;
@@ -189,31 +193,33 @@ main(int argc, char **argv)
 		case 'q': pskd_progress_mode = -1; break;
 		case 'r': opt.input = 'r'; break;
 		case 'v': opt.vocab = optarg; break;
-		case O_ALLOW: opt.allow_special = 1; break;
-		case O_BOS: opt.bos = optarg; break;
-		case O_BUILD: build = 1; break;
-		case O_MINFREQ:
+		case OPT_ALLOW: opt.allow_special = 1; break;
+		case OPT_BOS: opt.bos = optarg; break;
+		case OPT_BUILD:
+			pskd_mode_set(&mode, BUILD, "--build-vocab");
+			break;
+		case OPT_MINFREQ:
 			opt.minfreq = pskd_optnum("--min-frequency", optarg, 1,
 			    UINT64_MAX, 0);
 			trainopts = 1;
 			break;
-		case O_NOBOS: opt.nobos = 1; break;
-		case O_NOEOT: opt.noeot = 1; break;
-		case O_REJECTS: opt.rejects = optarg; break;
-		case O_SPECIAL: add_special(optarg); trainopts = 1; break;
-		case O_TRAIN:
+		case OPT_NOBOS: opt.nobos = 1; break;
+		case OPT_NOEOT: opt.noeot = 1; break;
+		case OPT_REJECTS: opt.rejects = optarg; break;
+		case OPT_SPECIAL: add_special(optarg); trainopts = 1; break;
+		case OPT_TRAIN:
 			opt.ntokens = (size_t)pskd_optnum("--train", optarg,
 			    256, 1u << 31, 0);
-			train = 1;
+			pskd_mode_set(&mode, TRAIN, "--train");
 			break;
-		case O_HELP: usage(); break;
-		case O_VERSION: puts("pskd-tok " PSKD_VERSION); return 0;
+		case OPT_HELP: usage(); break;
+		case OPT_VERSION: pskd_version();
 		default: pskd_usage_error(NULL);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	m = mode_of(decode, build, train, trainopts);
+	m = mode_of((enum mode)mode.mode, trainopts);
 	if (opt.input == 'j' && m != DECODE) {
 		if (pskd_doc_init(&doc, opt.field, NULL, &e) == -1) {
 			pskd_warnx("-f: %s", e.msg);

@@ -24,7 +24,7 @@ static const char usage_text[] =
     "[file ...]\n"
     "       pskd-unparquet --schema [file ...]";
 
-enum { OPT_SCHEMA = 256 };
+enum { OPT_SCHEMA = 256, OPT_HELP, OPT_VERSION };
 
 static struct {
 	int		 bytes;		/* -b */
@@ -260,8 +260,8 @@ main(int argc, char **argv)
 		{ "rows", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "schema", no_argument, NULL, OPT_SCHEMA },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct pskd_outfile of;
@@ -280,8 +280,8 @@ main(int argc, char **argv)
 			break;
 		case 'o': opt.output = optarg; break;
 		case OPT_SCHEMA: opt.schema = 1; break;
-		case 'h': usage(); break;
-		case 'V': puts("pskd-unparquet " PSKD_VERSION); return 0;
+		case OPT_HELP: usage(); break;
+		case OPT_VERSION: pskd_version();
 		default: pskd_usage_error(NULL);
 		}
 	}

@@ -22,6 +22,8 @@ static const char usage_text[] =
     "       pskd-unzst [-f] [-m size] [-o file] -r range file\n"
     "       pskd-unzst [-f] -s n file";
 
+enum { OPT_HELP = 256, OPT_VERSION };
+
 static struct {
 	int		 force;		/* -f */
 	uint64_t	 memory;	/* -m */
@@ -233,8 +235,8 @@ main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "range", required_argument, NULL, 'r' },
 		{ "split", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct pskd_outfile of;
@@ -254,8 +256,8 @@ main(int argc, char **argv)
 		case 's':
 			opt.split = pskd_optnum("-s", optarg, 1, 1000000, 0);
 			break;
-		case 'h': usage(); break;
-		case 'V': puts("pskd-unzst " PSKD_VERSION); return 0;
+		case OPT_HELP: usage(); break;
+		case OPT_VERSION: pskd_version();
 		default: pskd_usage_error(NULL);
 		}
 	}

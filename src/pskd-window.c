@@ -180,7 +180,7 @@ main(int argc, char **argv)
 			opt.len = pskd_optnum("-t", optarg, 1, 1ULL << 32, 0);
 			break;
 		case OPT_HELP: usage(); break;
-		case OPT_VERSION: puts("pskd-window " PSKD_VERSION); return 0;
+		case OPT_VERSION: pskd_version();
 		default: pskd_usage_error(NULL);
 		}
 	}

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -260,9 +261,11 @@ request(struct pskd_xfer *x, struct pskd_curl *c, const char *url,
     const struct chain *ch)
 {
 	struct pskd_buf cfg = { NULL, 0, 0 };
+	char ua[64];
 	int r;
 
-	pskd_curl_config(&cfg, "user-agent", "pskd-get/" PSKD_VERSION);
+	snprintf(ua, sizeof(ua), "pskd-get/%s", pskd_version_text);
+	pskd_curl_config(&cfg, "user-agent", ua);
 	pskd_get_auth_config(&x->g->opt->auth, x->j->url, url, &cfg);
 	r = pskd_curl_start(c, url, x->have, if_range(x, ch), &cfg);
 	pskd_buf_free(&cfg);

@@ -23,8 +23,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define PSKD_VERSION "0.1.0"
-
 /* Exit statuses shared by every program (documented in each man page). */
 #define PSKD_EXIT_OK	0
 #define PSKD_EXIT_DATA	1	/* data, I/O or runtime error */
@@ -74,6 +72,26 @@ _Noreturn void pskd_fail_at(const char *name, uint64_t line,
 	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Print "usage: USAGE" (NULL: the text given to pskd_init) and exit 2. */
 _Noreturn void pskd_usage_error(const char *usage);
+
+/* ---- opt.c: --version, modes that exclude each other ------------------ */
+
+/* The suite's version, from the Makefile's VERSION (its one place). */
+extern const char pskd_version_text[];
+/* Print "pskd-NAME VERSION" (--version) and exit 0. */
+_Noreturn void pskd_version(void);
+
+/*
+ * A program with several modes (pskd-lsh --map/--pairs, pskd-tok -d/--train)
+ * keeps its mode here: pskd_mode_set with the option that asks for it; a
+ * second option asking for another mode is "pskd-NAME: --apply and --pairs
+ * exclude each other", the usage text and exit 2.  Zero it for the default.
+ */
+struct pskd_mode {
+	int		 mode;
+	const char	*flag;		/* the option that set it; NULL: none */
+};
+
+void	pskd_mode_set(struct pskd_mode *m, int mode, const char *flag);
 
 /* ---- num.c: the one number parser ------------------------------------- */
 
@@ -190,6 +208,12 @@ size_t	pskd_bufsize(void);
 ssize_t	pskd_read_full(int fd, void *p, size_t n);
 /* write(2) all n bytes, retrying short writes and EINTR; 0 or -1 (errno). */
 int	pskd_write_all(int fd, const void *p, size_t n);
+/*
+ * The whole of a file (path NULL or "-": standard input), appended to b:
+ * the one whole-file reader.  At most max bytes (0: no limit).  0, or -1
+ * with errno (EFBIG: longer than max).
+ */
+int	pskd_slurp(const char *path, size_t max, struct pskd_buf *b);
 /* Enlarge fd's pipe buffer (F_SETPIPE_SZ) when fd is a pipe; else nothing. */
 void	pskd_pipe_grow(int fd);
 /* Is fd a terminal? (Binary streams refuse to go to one.) */
@@ -220,8 +244,11 @@ int	pskd_outfile_commit(struct pskd_outfile *o);	/* fsync, rename, fsync dir */
 void	pskd_outfile_abort(struct pskd_outfile *o);
 /*
  * A program's output: -o FILE through a pskd_outfile, or standard output
- * (path NULL or "-"; a binary stream refuses a terminal).  Program helpers:
- * both print the error and exit 1 on failure.  pskd_output_close flushes
+ * (path NULL or "-"; a binary stream refuses a terminal): the one route of
+ * every -o, --verdicts, --dropped, --rejects.  Program helpers: both print
+ * the error and exit 1 on failure; a file (or standard output) already open
+ * as another output of the program is "pskd-NAME: X: given for two
+ * outputs" and exit 2.  pskd_output_close flushes
  * the writer w over o->fd, frees its buffer and commits the file (or
  * closes standard output, checking it).
  */
@@ -232,6 +259,7 @@ struct pskd_output {
 	int		 fd;
 	const char	*name;		/* the path or "<stdout>" */
 	int		 file;
+	int		 slot;		/* in the table of named outputs */
 };
 
 void	pskd_output_open(struct pskd_output *o, const char *path, int binary);
@@ -384,12 +412,20 @@ struct pskd_json_field {
 int	pskd_json_fields(const unsigned char *line, size_t len,
 	    struct pskd_json_field *f, size_t n, char *err, size_t errsize,
 	    size_t *erroff);
+/*
+ * line, a JSON object pskd_json_fields accepted, with members ("\"k\":v"
+ * pairs joined by commas, no braces) added after its last member, into b:
+ * every other byte as it was, the white space after the '}' too.
+ */
+void	pskd_json_append(struct pskd_buf *b, const unsigned char *line,
+	    size_t len, const unsigned char *members, size_t n);
 /* Append s as a JSON string literal (quotes and escapes) to b. */
 void	pskd_json_quote(struct pskd_buf *b, const unsigned char *s, size_t n);
 
 /* ---- doc.c: a document's text and id (-f FIELD[,FIELD...], --id) ------ */
 
 #define PSKD_DOC_MAXFIELDS 16
+#define PSKD_DOC_MAXEXTRA 8
 
 enum pskd_doc_why {
 	PSKD_DOC_OK = 0,
@@ -402,7 +438,9 @@ struct pskd_doc {
 	char		*spec;		/* the -f list, split at its commas */
 	size_t		 nf;		/* text members */
 	int		 hasid;
-	struct pskd_json_field f[PSKD_DOC_MAXFIELDS + 1];  /* then the id */
+	size_t		 nextra;	/* members asked for by pskd_doc_extra */
+	/* the text members, then the id, then the extra members */
+	struct pskd_json_field f[PSKD_DOC_MAXFIELDS + 1 + PSKD_DOC_MAXEXTRA];
 	struct pskd_buf	 joined;
 	/* out, valid until the next pskd_doc_parse: */
 	const unsigned char *text;	/* the members joined by "\n\n" */
@@ -426,7 +464,98 @@ int	pskd_doc_init(struct pskd_doc *d, const char *fields, const char *id,
  */
 int	pskd_doc_parse(struct pskd_doc *d, const unsigned char *line,
 	    size_t len);
+/*
+ * One more member to extract from every line (pskd-filter's url, the
+ * language pskd-lid wrote): its index in d->f, whose kind, value and raw
+ * text pskd_doc_parse sets; -1 for a malformed path or too many.
+ */
+int	pskd_doc_extra(struct pskd_doc *d, const char *path);
 void	pskd_doc_free(struct pskd_doc *d);
+
+/* ---- verdict.c: one verdict a document, pskd-verdicts(5) -------------- */
+
+/*
+ * "ID\tVERDICT[\tWHAT\tAGAINST]\n" to --verdicts, and for a drop the same
+ * fields and "\tLINE" to --dropped.  Program helpers (exit 1 on failure).
+ */
+struct pskd_verdicts {
+	struct pskd_output vo, dro;
+	struct pskd_writer vw, dw;
+	int		 verdicts, dropped;	/* the files are open */
+};
+
+/* Either path may be NULL (no such file). */
+void	pskd_verdicts_open(struct pskd_verdicts *v, const char *verdicts,
+	    const char *dropped);
+/*
+ * The verdict of the document id; a NULL: no WHAT and AGAINST fields; line
+ * NULL: nothing to --dropped (a keep).
+ */
+void	pskd_verdicts_put(struct pskd_verdicts *v, const unsigned char *id,
+	    size_t idlen, const char *verdict, const unsigned char *a,
+	    size_t alen, const unsigned char *b, size_t blen,
+	    const unsigned char *line, size_t linelen);
+void	pskd_verdicts_close(struct pskd_verdicts *v);
+
+/* ---- stage.c: the document stages' contract -------------------------- */
+
+/*
+ * A JSON Lines -> JSON Lines stage (pskd-lid, pskd-filter, pskd-redact,
+ * pskd-exact, pskd-decon): set the options, pskd_stage_open, then for each
+ * document pskd_stage_next gives, exactly one of keep, keep_as, annotate or
+ * drop; pskd_stage_close commits -o, --verdicts, --dropped and --rejects
+ * (in that order) and returns the exit status.  A bad document stops the
+ * program with "FILE:LINE: why", or with --rejects goes there, gets the
+ * verdict "rejected" and the run goes on.  Program helpers: they exit on
+ * failure.
+ */
+struct pskd_stage {
+	/* options, before pskd_stage_open; NULL: the default */
+	const char	*fields;	/* -f (text) */
+	const char	*idfield;	/* --id (id) */
+	const char	*output;	/* -o (standard output) */
+	const char	*verdicts;	/* --verdicts */
+	const char	*dropped;	/* --dropped */
+	const char	*rejects;	/* --rejects */
+	/* the document pskd_stage_next returned, until the next call */
+	struct pskd_doc	 doc;		/* its text: doc.text, doc.textlen */
+	const unsigned char *line;	/* its whole line, without the '\n' */
+	size_t		 len;
+	const unsigned char *id;	/* its id, or SOURCE:LINE */
+	size_t		 idlen;
+	const char	*source;	/* the input's name, "<stdin>" */
+	uint64_t	 lineno;
+	uint64_t	 ndocs, nkept, ndropped;
+	/* private */
+	struct pskd_output out;
+	struct pskd_writer w;
+	struct pskd_verdicts v;
+	struct pskd_rejects rej;
+	struct pskd_reader r;
+	char		**inputs;
+	int		 ninputs, next, reading, decided;
+	struct pskd_buf	 idbuf, annot;
+};
+
+/* Inputs argv[0..argc) (none: standard input); a bad -f is exit 2. */
+void	pskd_stage_open(struct pskd_stage *s, int argc, char **argv);
+/* 1: a document in s; 0: no more (or the output failed: see close). */
+int	pskd_stage_next(struct pskd_stage *s);
+/* Kept as it came, verdict "keep". */
+void	pskd_stage_keep(struct pskd_stage *s);
+/* Kept as line[0..len) (a stage that rewrites documents), "keep". */
+void	pskd_stage_keep_as(struct pskd_stage *s, const unsigned char *line,
+	    size_t len);
+/* Kept with members appended (pskd_json_append), "keep". */
+void	pskd_stage_annotate(struct pskd_stage *s, const unsigned char *members,
+	    size_t n);
+/*
+ * Dropped with the verdict (a name without tabs), what it measured and
+ * against what (what NULL: neither field); the line to --dropped.
+ */
+void	pskd_stage_drop(struct pskd_stage *s, const char *verdict,
+	    const char *what, const char *against);
+int	pskd_stage_close(struct pskd_stage *s);
 
 /* ---- type.c: the .psk.d sample type ------------------------------------- */
 
