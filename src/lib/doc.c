@@ -66,12 +66,24 @@ pskd_doc_init(struct pskd_doc *d, const char *fields, const char *id,
 	return 0;
 }
 
+int
+pskd_doc_extra(struct pskd_doc *d, const char *path)
+{
+	size_t k = d->nf + (size_t)d->hasid + d->nextra;
+
+	if (d->nextra == PSKD_DOC_MAXEXTRA || !path_ok(path, strlen(path)))
+		return -1;
+	d->f[k].name = path;
+	d->nextra++;
+	return (int)k;
+}
+
 void
 pskd_doc_free(struct pskd_doc *d)
 {
 	size_t k;
 
-	for (k = 0; k <= PSKD_DOC_MAXFIELDS; k++)
+	for (k = 0; k < sizeof(d->f) / sizeof(d->f[0]); k++)
 		pskd_buf_free(&d->f[k].value);
 	pskd_buf_free(&d->joined);
 	free(d->spec);
@@ -112,8 +124,8 @@ pskd_doc_parse(struct pskd_doc *d, const unsigned char *line, size_t len)
 	d->id = NULL;
 	d->idlen = 0;
 	d->err[0] = '\0';
-	if (pskd_json_fields(line, len, f, d->nf + (size_t)d->hasid, msg,
-	    sizeof(msg), &off) == -1) {
+	if (pskd_json_fields(line, len, f, d->nf + (size_t)d->hasid + d->nextra,
+	    msg, sizeof(msg), &off) == -1) {
 		d->why = PSKD_DOC_JSON;
 		snprintf(d->err, sizeof(d->err), "%s at byte %zu", msg, off);
 		return -1;

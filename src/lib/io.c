@@ -337,10 +337,96 @@ pskd_outfile_abort(struct pskd_outfile *o)
 	release(o);
 }
 
+/*
+ * The outputs a program has open: two of them naming one file would each
+ * write a temporary and the second rename would win over the first, so the
+ * second is refused.  A file is its directory (device, inode) and its name
+ * there; standard output is dev 0, ino 0, name "-".  Devices and FIFOs
+ * (/dev/null) are written in place and may be named twice.
+ */
+#define NOUTPUTS 64
+static struct named {
+	dev_t	 dev;
+	ino_t	 ino;
+	char	*base;
+} named[NOUTPUTS];
+
+/* The slot of path's identity, or -1 when it has none to record. */
+static int
+identify(const char *path, struct named *id)
+{
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	char *dir;
+	int r;
+
+	memset(id, 0, sizeof(*id));
+	if (strcmp(path, "-") == 0) {
+		id->base = (char *)"-";
+		return 0;
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return -1;
+	if (slash == NULL)
+		dir = pskd_xstrdup(".");
+	else if (slash == path)
+		dir = pskd_xstrdup("/");
+	else
+		dir = pskd_xstrndup(path, (size_t)(slash - path));
+	r = stat(dir, &st);
+	free(dir);
+	if (r == -1)
+		return -1;
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+	id->base = (char *)(slash ? slash + 1 : path);
+	return 0;
+}
+
+static void
+name_output(struct pskd_output *o, const char *path)
+{
+	struct named id;
+	int i, free_slot = -1;
+
+	o->slot = -1;
+	if (identify(path, &id) == -1)
+		return;
+	for (i = 0; i < NOUTPUTS; i++) {
+		if (named[i].base == NULL) {
+			if (free_slot < 0)
+				free_slot = i;
+			continue;
+		}
+		if (named[i].dev == id.dev && named[i].ino == id.ino &&
+		    strcmp(named[i].base, id.base) == 0) {
+			pskd_warnx("%s: given for two outputs", strcmp(path,
+			    "-") == 0 ? "<stdout>" : path);
+			pskd_usage_error(NULL);
+		}
+	}
+	if (free_slot < 0)
+		return;
+	named[free_slot] = id;
+	named[free_slot].base = pskd_xstrdup(id.base);
+	o->slot = free_slot;
+}
+
+static void
+unname_output(struct pskd_output *o)
+{
+	if (o->slot < 0)
+		return;
+	free(named[o->slot].base);
+	named[o->slot].base = NULL;
+	o->slot = -1;
+}
+
 void
 pskd_output_open(struct pskd_output *o, const char *path, int binary)
 {
 	memset(o, 0, sizeof(*o));
+	name_output(o, path == NULL ? "-" : path);
 	if (path == NULL || strcmp(path, "-") == 0) {
 		o->fd = 1;
 		o->name = "<stdout>";
@@ -366,6 +452,7 @@ pskd_output_writer(struct pskd_output *o, struct pskd_writer *w,
 void
 pskd_output_close(struct pskd_output *o, struct pskd_writer *w)
 {
+	unname_output(o);
 	if (!o->file) {
 		pskd_writer_finish(w);
 		return;
@@ -378,4 +465,44 @@ pskd_output_close(struct pskd_output *o, struct pskd_writer *w)
 	w->buf = NULL;
 	if (pskd_outfile_commit(&o->of) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", o->name);
+}
+
+int
+pskd_slurp(const char *path, size_t max, struct pskd_buf *b)
+{
+	struct stat st;
+	size_t start = b->len, want;
+	ssize_t got;
+	int fd, saved;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		fd = 0;
+	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	/* A regular file's size, so its bytes come in one allocation. */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (max == 0 || (uint64_t)st.st_size <= max))
+		pskd_buf_reserve(b, (size_t)st.st_size + 1);
+	for (;;) {
+		pskd_buf_reserve(b, 65536);
+		want = b->cap - b->len;
+		if (max != 0 && want > max - (b->len - start) + 1)
+			want = max - (b->len - start) + 1;
+		got = read(fd, b->p + b->len, want);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		b->len += (size_t)got;
+		if (max != 0 && b->len - start > max) {
+			got = -1;
+			errno = EFBIG;
+			break;
+		}
+	}
+	saved = errno;
+	if (fd != 0)
+		close(fd);
+	errno = saved;
+	return got < 0 ? -1 : 0;
 }

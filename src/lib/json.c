@@ -467,3 +467,27 @@ pskd_json_quote(struct pskd_buf *b, const unsigned char *p, size_t n)
 	}
 	pskd_buf_addc(b, '"');
 }
+
+void
+pskd_json_append(struct pskd_buf *b, const unsigned char *line, size_t len,
+    const unsigned char *members, size_t n)
+{
+	size_t close = len, k;
+
+	/* The object's '}' is its last byte but white space ("\r"). */
+	while (close > 0 && line[close - 1] != '}')
+		close--;
+	if (close == 0) {		/* not an object: as it was */
+		pskd_buf_add(b, line, len);
+		return;
+	}
+	close--;
+	for (k = close; k > 0 && (line[k - 1] == ' ' || line[k - 1] == '\t' ||
+	    line[k - 1] == '\r' || line[k - 1] == '\n'); k--)
+		;
+	pskd_buf_add(b, line, close);
+	if (n > 0 && k > 0 && line[k - 1] != '{')
+		pskd_buf_addc(b, ',');
+	pskd_buf_add(b, members, n);
+	pskd_buf_add(b, line + close, len - close);
+}
