@@ -13,3 +13,23 @@ no_usage() {
 	rm -f "$_nu_err"
 	return $_nu_status
 }
+
+# need_vocab NAME...: skip the case (exit 77) unless make deps fetched the
+# vocabulary files NAME (cl100k_base.tiktoken, llama3.json) into
+# $PSKD_VOCAB_DIR.
+need_vocab() {
+	for _nv in "$@"; do
+		[ -f "${PSKD_VOCAB_DIR:-}/$_nv" ] && continue
+		echo "skip: needs $_nv (make deps fetches it into vocab/)" >&2
+		exit 77
+	done
+}
+
+# need CMD...: skip the case unless each CMD is on the PATH.
+need() {
+	for _nd in "$@"; do
+		command -v "$_nd" > /dev/null 2>&1 && continue
+		echo "skip: needs $_nd" >&2
+		exit 77
+	done
+}

@@ -1,4 +1,6 @@
 # The second EXAMPLES of pskd-export(1), verbatim, on 300 documents.
+. "$TESTDIR/../lib.sh"
+need_vocab r50k_base.tiktoken
 awk 'BEGIN { for (i = 1; i <= 300; i++) printf "{\"text\": \"document %d of the corpus: %s\"}\n", i, substr("abcdefghij", 1 + i % 10) }' > docs.jsonl
 pskd-tok -E gpt2 docs.jsonl | pskd-pack -o tokens.psk.d
 pskd-export -f megatron -E gpt2 --val-docs 100 -o data/owt tokens.psk.d > megatron.json

@@ -1,5 +1,7 @@
 # pskd-report(1): the commands of its EXAMPLES, verbatim, on two small
 # shards made here: their verdicts, tokens and windows.
+. "$TESTDIR/../lib.sh"
+need_vocab cl100k_base.tiktoken
 mkdir shards
 printf '{"version": 1, "shards": [\n{"url": "file:///s1.jsonl", "file": "s1.jsonl", "bytes": 40, "sha256": null, "etag": null, "status": "pending"},\n{"url": "file:///s2.jsonl", "file": "s2.jsonl", "bytes": 20, "sha256": null, "etag": null, "status": "pending"}\n]}\n' > shards/manifest.json
 printf '{"text":"The first shard, its first document."}\n{"text":"And its second one."}\n' > s1.jsonl

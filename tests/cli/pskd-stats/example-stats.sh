@@ -1,4 +1,6 @@
 # pskd-stats(1): the commands of its EXAMPLES, verbatim.
+. "$TESTDIR/../lib.sh"
+need_vocab cl100k_base.tiktoken
 printf 'a\tkeep\nb\tnear_duplicate\ta\t0.9609\nc\tempty\n' | pskd-stats -l shard-0
 printf '{"text":"One shard."}\n{"text":"Its second document."}\n' > s1.jsonl
 printf '{"text":"Another shard, with more words in it."}\n' > s2.jsonl

@@ -1,3 +1,5 @@
+. "$TESTDIR/../lib.sh"
+need_vocab o200k_base.tiktoken
 export PSKD_VOCAB_DIR="$PSKD_TOP/vocab"
 printf 'Grüße, 世界! <|endoftext|> 🏳️‍🌈\r\n' > in.txt
 pskd-tok -r -E o200k_base < in.txt > ids.psk

@@ -1,5 +1,7 @@
 # The EXAMPLES of pskd-tok(1), verbatim.  The shard: 8 documents, 6448
 # tokens by npm tiktoken (o200k_base, with <|endoftext|>): 6 windows.
+. "$TESTDIR/../lib.sh"
+need_vocab cl100k_base.tiktoken o200k_base.tiktoken
 export PSKD_VOCAB_DIR="$PSKD_TOP/vocab"
 printf 'Hello, world!\nhello again\n' | pskd-tok -l -E cl100k_base | pskd-info -s -n 5
 printf 'Hello, world!\n' | pskd-tok -r -E o200k_base --no-eot | pskd-tok -d

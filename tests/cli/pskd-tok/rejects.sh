@@ -2,6 +2,8 @@
 # text that is null, missing or not a string, bad JSON, a lone surrogate,
 # invalid UTF-8 with -l) and leaves no token, not even its end-of-text;
 # the run goes on and exits 0.  Only bad documents: exit 1.
+. "$TESTDIR/../lib.sh"
+need_vocab cl100k_base.tiktoken
 export PSKD_VOCAB_DIR="$PSKD_TOP/vocab"
 printf '%s\n' '{"text": "good one"}' '{"text": null}' '{"body": "b"}' \
     '{"text": "x",}' '{"text": 7}' '{"text": "bad \udc80"}' \

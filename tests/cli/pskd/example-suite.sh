@@ -1,5 +1,7 @@
 # pskd(7): the pipeline of its EXAMPLES, verbatim, on one shard of the
 # bundled corpus fetched from a file:// URL.
+. "$TESTDIR/../lib.sh"
+need_vocab cl100k_base.tiktoken
 mkdir src
 cp "$TESTDIR/../../../examples/corpus/sotu-001.jsonl.zst" src/part-000.jsonl.zst
 echo "file://$PWD/src/part-000.jsonl.zst" > urls.txt
