@@ -25,6 +25,14 @@
 #   DEDUP      index: one persistent index, shard after shard (default);
 #              mapreduce: map, sort, pairs, cluster, apply (same verdicts)
 #   P          map-reduce partitions (4); PIECES: pieces per shard (1)
+#   LANG       pskd-lid --keep: the languages to keep (en, or en,de);
+#              empty: no language step.  Taken from this Makefile or the
+#              command line only, never from the locale's LANG variable
+#   FILTER     pskd-filter -r: the rule sets (gopher-quality,c4,...);
+#              empty: no filter step
+#   DECON      benchmark files for pskd-decon -b (blank-separated);
+#              empty: no decontamination step
+#   LANGFLAGS FILTERFLAGS DECONFLAGS  more options of those stages
 #   BANDS ROWS THRESHOLD  pskd-lsh -b -r -t (empty: its defaults)
 #   GETFLAGS SHINGLEFLAGS MINHASHFLAGS TOKFLAGS SORTFLAGS
 #   ZSTDFLAGS  for the kept shards (-3; -19 makes them smaller at about a
@@ -36,7 +44,7 @@
 # fetched and verified side by side (make -j, or one Slurm task each).
 #
 #   make            OUT and D/preview.txt (a shuffled window, decoded)
-#   make fetch | verify | dedup | tokens    up to that stage
+#   make fetch | verify | stages | dedup | tokens    up to that stage
 #   make summary    what the build made, in a few lines
 #   make mapreduce  the map-reduce verdicts in MR (D/mr-P) without using
 #                   them, to compare with the index's
@@ -44,7 +52,8 @@
 #                   steps below, one a line, for a scheduler
 #   make pskd-step-STEP-ITEM   one step of one item, its inputs made
 #                   already (Slurm array tasks, parallel --sshlogin jobs):
-#                   fetch-NAME map-PIECE pairs-PART cluster apply-NAME
+#                   fetch-NAME clean-NAME map-PIECE pairs-PART cluster
+#                   apply-NAME
 #                   tok-NAME pack
 #
 # Pieces: with PIECES=N each shard is read as N pieces (pskd_read, below:
@@ -82,6 +91,22 @@ TOKFLAGS     ?=
 SORTFLAGS    ?=
 ZSTDFLAGS    ?= -3
 MR           ?= $(D)/mr-$(P)$(if $(filter-out 1,$(PIECES)),x$(PIECES))
+FILTER       ?=
+DECON        ?=
+LANGFLAGS    ?=
+FILTERFLAGS  ?=
+DECONFLAGS   ?=
+
+# The document stages that are on, in the order they run: each shard's
+# documents go through them into D/clean/NAME.jsonl.zst before
+# deduplication (see "the document stages" below).  LANG is the locale's
+# variable too: only a value given here or on the command line counts.
+PSKD_STAGES   = lang filter decon
+pskd_on.lang   = $(if $(filter environment,$(origin LANG)),,$(LANG))
+pskd_on.filter = $(FILTER)
+pskd_on.decon  = $(DECON)
+pskd_clean    := $(strip $(foreach st,$(PSKD_STAGES),$(if $(strip \
+    $(pskd_on.$(st))),$(st))))
 
 all: $(OUT) $(D)/preview.txt
 
@@ -120,6 +145,9 @@ function getname(u,    p, i, c, s, n) {
 	    n ~ /\.partial$$/ || n ~ /\.partial\.json$$/)
 		n = n "_";
 	return n;
+}
+function source(i) {
+	return clean ? "clean/" name[i] ".jsonl.zst" : "shards/" name[i] "/" file[i];
 }
 function readfile(f,    l, s, r) {
 	s = "";
@@ -168,7 +196,7 @@ END {
 		for (i = 1; i <= n; i++) {
 			printf "%s/%s/%d/%d\n", name[i], file[i],
 			    readfile(dir "/" name[i] ".url") != lines[i] "\n", i - 1;
-			list = list name[i] " shards/" name[i] "/" file[i] "\n";
+			list = list name[i] " " source(i) "\n";
 		}
 		if (readfile(dir "/../lists/shards") != list)
 			print "lists/shards-stale";
@@ -178,25 +206,27 @@ END {
 				print lines[i];
 	} else if (mode == "shards") {
 		for (i = 1; i <= n; i++)
-			print name[i], "shards/" name[i] "/" file[i];
+			print name[i], source(i);
 	} else if (mode == "pieces") {
 		w = length(pieces - 1);
 		for (i = 1; i <= n; i++)
 			for (k = 0; k < pieces; k++)
-				printf "%s shards/%s/%s %d %d %d\n",
+				printf "%s %s %d %d %d\n",
 				    pieces == 1 ? name[i] : sprintf("%s.p%0" w "d",
-				    name[i], k), name[i], file[i], k,
+				    name[i], k), source(i), k,
 				    pieces, (i - 1) * pieces + k;
 	}
 }
 
 endef
 export PSKD_AWK = $(pskd_awk)
-pskd_list = awk -v base='$(URLBASE)' -v pieces=$(PIECES) $1 "$$PSKD_AWK" '$(URLS)'
+pskd_list = awk -v base='$(URLBASE)' -v pieces=$(PIECES) -v clean=$(if \
+    $(pskd_clean),1,0) $1 "$$PSKD_AWK" '$(URLS)'
 
 ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
 pskd_tab := $(shell awk -v mode=table -v base='$(URLBASE)' \
-    -v dir='$(D)/shards' '$(pskd_awk)' '$(URLS)')
+    -v clean=$(if $(pskd_clean),1,0) -v dir='$(D)/shards' '$(pskd_awk)' \
+    '$(URLS)')
 ifneq ($(.SHELLSTATUS),0)
 $(error pskd.mk: cannot read the shards of URLS = $(URLS))
 endif
@@ -275,6 +305,29 @@ pskd_cmd_apply = pskd-lsh --apply $1.verdicts --dropped $1.dropped $1.sig > $1.k
 pskd_cmd_tok = pskd-unzst $1 | pskd-tok -q $(pskd_tokflags) $(pskd_field) $(TOKFLAGS) | \
     pskd-pack -o $2
 
+# $(call pskd_cmd_STAGE,NAME): a document stage of shard NAME (LANG,
+# FILTER, DECON): documents in, the kept ones out, its verdicts and
+# dropped lines in D/clean/NAME.STAGE.verdicts and .dropped.
+pskd_stage_out = --verdicts $(D)/clean/$1.$2.verdicts --dropped $(D)/clean/$1.$2.dropped
+pskd_cmd_lang   = pskd-lid -q -m lid176 --keep $(pskd_on.lang) $(pskd_field) \
+    $(LANGFLAGS) $(call pskd_stage_out,$1,lang)
+pskd_cmd_filter = pskd-filter -q -r $(FILTER) $(pskd_field) $(FILTERFLAGS) \
+    $(call pskd_stage_out,$1,filter)
+pskd_cmd_decon  = pskd-decon -q $(addprefix -b ,$(DECON)) $(pskd_field) \
+    $(DECONFLAGS) $(call pskd_stage_out,$1,decon)
+
+# $(call pskd_cmd_clean,FILE,NAME): shard NAME's documents through the
+# stages that are on, into D/clean/NAME.jsonl.zst.
+pskd_cmd_clean = { $(call pskd_read,$1,0,1); } | $(foreach st,$(pskd_clean),$(call \
+    pskd_cmd_$(st),$2) |) zstd -q -f -1 -o $(D)/clean/$2.jsonl.zst.tmp && \
+    mv $(D)/clean/$2.jsonl.zst.tmp $(D)/clean/$2.jsonl.zst
+
+# The documents deduplication reads: the clean shard when a stage is on,
+# else the shard; and what must exist before they are read.
+pskd_src   = $(if $(pskd_clean),$(D)/clean/$1.jsonl.zst,$(D)/shards/$1/$(pskd_file.$1))
+pskd_ready = $(if $(pskd_clean),$(D)/clean/$1.jsonl.zst,$(D)/shards/$1.verified)
+READY      = $(foreach s,$(SHARDS),$(call pskd_ready,$s))
+
 # $(call pskd_finish,NAME,FILE): D/kept/NAME.jsonl compressed, and its
 # counts added to the shard's manifest (pskd-get --annotate).
 pskd_finish = zstd -q -f $(ZSTDFLAGS) --rm $(D)/kept/$1.jsonl && \
@@ -285,11 +338,13 @@ pskd_finish = zstd -q -f $(ZSTDFLAGS) --rm $(D)/kept/$1.jsonl && \
 
 # ---- fetch and verify, a shard at a time ------------------------------------
 
-.PHONY: all fetch verify dedup tokens summary mapreduce lists clean pskd-force
+.PHONY: all fetch verify stages dedup tokens summary mapreduce lists clean \
+    pskd-force
 pskd-force: ;
 
 fetch: $(foreach s,$(SHARDS),$(D)/shards/$s/$(pskd_file.$s))
 verify: $(VERIFIED)
+stages: $(READY)
 dedup: $(KEPT)
 tokens: $(TOKENS)
 
@@ -312,9 +367,23 @@ $(D)/shards/$1/$2: $(D)/shards/$1.url
 $(D)/shards/$1.verified: $(D)/shards/$1/$2
 	pskd-get --verify -d $(D)/shards/$1
 	touch $$@
-$(patsubst %,$(MR)/%.keys,$(call pskd_pieces,$1)): $(D)/shards/$1.verified
+$(patsubst %,$(MR)/%.keys,$(call pskd_pieces,$1)): $(call pskd_ready,$1)
 endef
 $(foreach s,$(SHARDS),$(eval $(call pskd_shard_rules,$s,$(pskd_file.$s))))
+
+# ---- the document stages, a shard at a time ---------------------------------
+# With LANG, FILTER or DECON set, each shard's documents go through those
+# stages in that order (pskd-lid, pskd-filter, pskd-decon), each keeping a
+# document byte for byte or dropping it with a verdict, into
+# D/clean/NAME.jsonl.zst, which deduplication then reads instead of the
+# shard.  Shards are independent here: make -j runs them side by side.
+define pskd_clean_rule
+$(D)/clean/$1.jsonl.zst: $(D)/shards/$1.verified
+	@mkdir -p $(D)/clean
+	$$(call pskd_cmd_clean,$(D)/shards/$1/$2,$1)
+endef
+$(if $(pskd_clean),$(foreach s,$(SHARDS),$(eval $(call \
+    pskd_clean_rule,$s,$(pskd_file.$s)))))
 
 $(D)/lists:
 	mkdir -p $@
@@ -337,7 +406,7 @@ ifeq ($(DEDUP),index)
 # it is kept while the shards it saw are, byte for byte, the first ones of
 # the list; a shard that changed, or a new order, needs a new index.
 $(KEPT): $(D)/kept/done ;
-$(D)/kept/done: $(VERIFIED) $(D)/lists/shards
+$(D)/kept/done: $(READY) $(D)/lists/shards
 	rm -rf $(D)/kept
 	mkdir -p $(D)/kept
 	while read -r s f; do sha256sum < $(D)/$$f; done < $(D)/lists/shards \
@@ -378,8 +447,7 @@ mapreduce: $(PIECES_ALL:%=$(MR)/%.kept.jsonl)
 $(MR)/%.keys:
 	$(if $(pskd_file.$(call pskd_shardof,$*)),,$(error pskd.mk: no piece $* in $(URLS)))
 	@mkdir -p $(@D)
-	$(call pskd_cmd_map,$(D)/shards/$(call pskd_shardof,$*)/$(pskd_file.$(call \
-	    pskd_shardof,$*)),$(call pskd_kof,$*),$(PIECES),$$(($(pskd_index.$(call \
+	$(call pskd_cmd_map,$(call pskd_src,$(call pskd_shardof,$*)),$(call pskd_kof,$*),$(PIECES),$$(($(pskd_index.$(call \
 	    pskd_shardof,$*)) * $(PIECES) + 10#$(call pskd_kof,$*))),$(MR)/$*)
 	touch $@
 
@@ -428,6 +496,10 @@ summary: $(OUT) $(D)/preview.txt
 	    sed -n 's/^count: //p' | awk '{ n += $$1 } END { print n }'); \
 	samples=$$(pskd-info -n 0 $(OUT) | sed -n 's/^count: //p'); \
 	echo "documents:        $$docs in $(words $(SHARDS)) shards"; \
+	for st in $(pskd_clean); do \
+	    n=$$(cat $(D)/clean/*.$$st.verdicts | grep -vc '	keep$$' || true); \
+	    printf '%-18s%s dropped (verdicts in %s)\n' "$$st:" "$$n" \
+	        "$(D)/clean/*.$$st.verdicts"; done; \
 	echo "near-duplicates:  $$dups dropped (verdicts in $(D)/kept/*.verdicts)"; \
 	echo "tokens:           $$toks ($(or $(ENC),$(TOKENIZER)))"; \
 	echo "samples:          $$samples windows of $(T) tokens in $(OUT)"; \
@@ -439,6 +511,7 @@ summary: $(OUT) $(D)/preview.txt
 # Each makes its inputs first when they are missing or out of date, so
 # the steps are the rules above; a scheduler runs them in this order.
 pskd-step-fetch-%: $(D)/shards/%.verified ;
+pskd-step-clean-%: $(if $(pskd_clean),$(D)/clean/%.jsonl.zst,$(D)/shards/%.verified) ;
 pskd-step-map-%: $(MR)/%.keys ;
 pskd-step-pairs-%: $(MR)/pairs-% ;
 pskd-step-cluster: $(MR)/clustered ;
