@@ -27,8 +27,7 @@ LDFLAGS =
 WARN    = -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
           -Wmissing-prototypes -Wno-sign-conversion
 WERROR  =
-PSKD_CPPFLAGS = -Isrc/lib -Isrc -Ibuild/gen -D_FILE_OFFSET_BITS=64 \
-          -DPSKD_DATADIR=\"$(DATADIR)\"
+PSKD_CPPFLAGS = -Isrc/lib -Isrc -Ibuild/gen -D_FILE_OFFSET_BITS=64
 LIBS    = -Wl,--as-needed -lzstd -lxxhash -lcrypto -lz -lutf8proc -lm -lpthread
 
 # Build and output folders, overridden by the sanitizer targets.
@@ -93,6 +92,23 @@ $(O)/tests/replay-%: tests/fuzz/replay.c tests/fuzz/fuzz-%.c $(FAMA) $(LIBA)
 	$(CC) $(ALLCFLAGS) -MMD -MP $(LDFLAGS) -o $@ tests/fuzz/replay.c \
 	    tests/fuzz/fuzz-$*.c -Wl,--start-group $(FAMA) $(LIBA) \
 	    -Wl,--end-group $(LIBS)
+
+# DATADIR, where programs look for installed data files last (lib's
+# datafile.c), compiled in through datadir.h, which is rewritten (and what
+# includes it rebuilt) when it does not hold the DATADIR of this make: a
+# changed PREFIX rebuilds, the same PREFIX again changes nothing.
+DATADIR_DEF = \#define PSKD_DATA_DIR "$(DATADIR)"
+ifneq ($(file <build/gen/datadir.h),$(DATADIR_DEF))
+build/gen/datadir.h: datadir-changed
+endif
+build/gen/datadir.h:
+	@mkdir -p build/gen
+	printf '%s\n' '$(DATADIR_DEF)' > $@.tmp
+	mv $@.tmp $@
+$(O)/lib/datafile.o: build/gen/datadir.h
+fuzz: build/gen/datadir.h
+.PHONY: datadir-changed
+datadir-changed:
 
 # The version's one place: VERSION, compiled into lib/opt.c only.
 $(O)/lib/opt.o: ALLCFLAGS += -DPSKD_VERSION=\"$(VERSION)\"

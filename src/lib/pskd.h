@@ -272,6 +272,16 @@ void	pskd_tmp_sweep(const char *path);
 /* fsync the directory holding path (after a rename). */
 int	pskd_fsync_dir(const char *path);
 
+/* ---- datafile.c: installed data files, found by name ------------------ */
+
+/*
+ * The file NAME+SUFFIX in $PSKD_VOCAB_DIR, the build tree's vocab/ (beside
+ * the program's folder), the installed share/pskd (beside it too, so an
+ * installation may move), then the DATADIR it was built for.  NULL if none
+ * is readable; *tried the folders searched (for the message; free it).
+ */
+char	*pskd_data_find(const char *name, const char *suffix, char **tried);
+
 /* ---- reader.c: buffered input with line splitting ----------------------- */
 
 struct pskd_reader {

@@ -176,7 +176,7 @@ tiktoken_load(struct pskd_vocab *v, const char *path, const char *encoding)
 	if (path == NULL && enc == NULL)
 		enc = encoding_named("cl100k_base");
 	if (path == NULL) {
-		if ((found = pskd_vocab_find(enc->name, ".tiktoken", &tried)) ==
+		if ((found = pskd_data_find(enc->name, ".tiktoken", &tried)) ==
 		    NULL)
 			pskd_errx(PSKD_EXIT_DATA, "%s.tiktoken: not found in "
 			    "%s (give -v FILE, or run make deps)", enc->name,

@@ -12,7 +12,6 @@
 
 #include "pskd.h"
 #include "vocab.h"
-#include "datadir.h"		/* PSKD_TOK_DATADIR, from make's DATADIR */
 
 /* Tried in this order on a -v file; the last takes any file. */
 static const struct pskd_vocab_kind *const kinds[] = {
@@ -65,7 +64,7 @@ pskd_vocab_open(struct pskd_vocab *v, const char *encoding, const char *path)
 	v->pattern = -1;
 	if (path == NULL && encoding != NULL && strcmp(encoding, "char") != 0 &&
 	    !pskd_vocab_is_encoding(encoding) &&
-	    (found = pskd_vocab_find(encoding, ".json", &tried)) != NULL) {
+	    (found = pskd_data_find(encoding, ".json", &tried)) != NULL) {
 		/* An installed tokenizer.json, by its name. */
 		free(tried);
 		v->kind = &pskd_vocab_hf;
@@ -153,52 +152,3 @@ pskd_vocab_encode_split(struct pskd_vocab *v, const unsigned char *s,
 	return 0;
 }
 
-/* dir/name+suffix into a new string. */
-static char *
-join(const char *dir, const char *name, const char *suffix)
-{
-	size_t k = strlen(dir) + strlen(name) + strlen(suffix) + 2;
-	char *p = pskd_xmalloc(k);
-
-	snprintf(p, k, "%s/%s%s", dir, name, suffix);
-	return p;
-}
-
-char *
-pskd_vocab_find(const char *name, const char *suffix, char **tried)
-{
-	char exe[PATH_MAX], *dirs[4], *path = NULL, *slash, *t;
-	const char *env = getenv("PSKD_VOCAB_DIR");
-	size_t i, n = 0, k;
-	ssize_t len;
-
-	if (env != NULL && *env != '\0')
-		dirs[n++] = pskd_xstrdup(env);
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len > 0) {
-		exe[len] = '\0';
-		if ((slash = strrchr(exe, '/')) != NULL) {
-			*slash = '\0';
-			dirs[n++] = join(exe, "..", "/vocab");
-			dirs[n++] = join(exe, "..", "/share/pskd");
-		}
-	}
-	dirs[n++] = pskd_xstrdup(PSKD_TOK_DATADIR);
-	*tried = NULL;
-	for (i = 0; i < n && path == NULL; i++) {
-		path = join(dirs[i], name, suffix);
-		if (access(path, R_OK) == 0)
-			break;
-		free(path);
-		path = NULL;
-		k = (*tried ? strlen(*tried) : 0) + strlen(dirs[i]) + 3;
-		t = pskd_xmalloc(k);
-		snprintf(t, k, "%s%s%s", *tried ? *tried : "",
-		    *tried ? ", " : "", dirs[i]);
-		free(*tried);
-		*tried = t;
-	}
-	while (n > 0)
-		free(dirs[--n]);
-	return path;
-}

@@ -100,7 +100,7 @@ int	pskd_vocab_is_encoding(const char *name);
 /*
  * Open the vocabulary of -E encoding and -v path (either may be NULL; both
  * NULL: cl100k_base).  -E names a tiktoken encoding, char, or an installed
- * tokenizer.json (NAME.json where pskd_vocab_find looks).  Exits with a
+ * tokenizer.json (NAME.json where pskd_data_find looks).  Exits with a
  * message (status 1, or 2 for a bad -E).
  */
 void	pskd_vocab_open(struct pskd_vocab *v, const char *encoding,
@@ -135,13 +135,6 @@ typedef int pskd_vocab_ordinary_fn(struct pskd_vocab *v,
 int	pskd_vocab_encode_split(struct pskd_vocab *v, const unsigned char *s,
 	    size_t n, int allow, struct pskd_ids *out, size_t *bad,
 	    uint32_t *badcp, pskd_vocab_ordinary_fn *ordinary);
-/*
- * The file NAME.SUFFIX in $PSKD_VOCAB_DIR, the build tree's vocab/ (beside
- * the program's folder), the installed share/pskd (beside it too, so an
- * installation may move), then the DATADIR it was built for.  NULL if none
- * is readable; *tried the folders searched (for the message; free it).
- */
-char	*pskd_vocab_find(const char *name, const char *suffix, char **tried);
 /* The whole of a small file into b; exits on error. */
 void	pskd_vocab_slurp(const char *path, struct pskd_buf *b);
 
