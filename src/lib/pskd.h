@@ -12,8 +12,9 @@
  * and the pskd_x* allocators of mem.c (exit 1 when memory runs out) - each
  * meant for a program's main line, not for library code.
  *
- * A family's private code lives beside its programs (src/tok, src/dedup,
- * src/get, src/batch) behind its own headers, and may exit.
+ * A family's private code lives in its own folder (src/FAMILY: tok, dedup,
+ * get, batch, unzst, parquet, export, stats, and this round's document
+ * stages) behind its own headers, and may exit.
  */
 #ifndef PSKD_H
 #define PSKD_H
