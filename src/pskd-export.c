@@ -215,6 +215,12 @@ parse(int argc, char **argv)
 		pskd_warnx("--shard-tokens: only -f llmc has shards");
 		pskd_usage_error(NULL);
 	}
+	if (opt.output != NULL && strcmp(opt.output, "-") == 0) {
+		/* "-" is the standard output, and that is the report's. */
+		pskd_warnx("-o -: the export is files named from a prefix, "
+		    "not the standard output");
+		pskd_usage_error(NULL);
+	}
 	if (opt.check == (opt.output != NULL)) {
 		if (opt.check)
 			pskd_warnx("--check: the prefix is the first operand, "

@@ -119,15 +119,15 @@ void	xhash_putbuf(unsigned char *p);
 /* ---- xfile.c ----------------------------------------------------------- */
 
 /*
- * One output file.  Written: to a temporary through pskd_outfile, renamed
- * by xfile_commit.  Checked (--check): every byte is compared with the file
+ * One output file.  Written: through lib's pskd_output (a temporary,
+ * renamed by xfile_commit; a path named for two files is refused).  Checked (--check): every byte is compared with the file
  * that exists at path instead.  Either way its size and SHA-256 are known
  * after xfile_finish.
  */
 struct xfile {
 	char		*path;
 	int		 check;
-	struct pskd_outfile of;
+	struct pskd_output out;
 	int		 fd;		/* the temporary, or the file checked */
 	unsigned char	*buf;		/* from the hash pool */
 	size_t		 len;		/* bytes in buf */
@@ -185,7 +185,6 @@ void	xfile_read(struct xfile *f, int fd, void *p, size_t n, uint64_t off);
 void	xfile_finish(struct xfile *f);
 /* Rename into place (nothing for --check). */
 void	xfile_commit(struct xfile *f);
-void	xfile_free(struct xfile *f);
 
 /* ---- drive.c and the formats ------------------------------------------- */
 

@@ -11,24 +11,32 @@
 
 #include "pskd.h"
 #include "get/manifest.h"
-#include "stats/jv.h"
 #include "stats/report.h"
 
 /* A member of the manifest's extra ones that is a whole number. */
 static uint64_t
-extra_u64(const struct jv *extra, const char *key)
+extra_u64(const struct pskd_json_field *f)
 {
 	uint64_t v;
+	char *t;
+	int rc;
 
-	return jv_u64(jv_member(extra, key), &v) == 0 ? v : REPORT_NONE;
+	if (f->kind != PSKD_JSON_NUMBER)
+		return REPORT_NONE;
+	t = pskd_xstrndup((const char *)f->raw, f->rawlen);
+	rc = pskd_strtonum(t, 0, UINT64_MAX, 0, &v);
+	free(t);
+	return rc == 0 ? v : REPORT_NONE;
 }
 
 static void
 load_shard(struct report_shard *sh, const struct pskd_shard *ms,
     const char *path)
 {
+	struct pskd_json_field f[2] = {
+		{ .name = "documents" }, { .name = "unique_documents" }
+	};
 	struct pskd_buf t = { NULL, 0, 0 };
-	struct jv extra;
 	char err[200];
 	size_t off;
 
@@ -42,12 +50,13 @@ load_shard(struct report_shard *sh, const struct pskd_shard *ms,
 	if (ms->extra.len > 2)
 		pskd_buf_add(&t, ms->extra.p + 2, ms->extra.len - 2);
 	pskd_buf_addc(&t, '}');
-	if (jv_parse(&extra, t.p, t.len, err, sizeof(err), &off) == -1)
+	if (pskd_json_fields(t.p, t.len, f, 2, err, sizeof(err), &off) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s: shard %s: %s", path, ms->file,
 		    err);
-	sh->mdocs = extra_u64(&extra, "documents");
-	sh->muniq = extra_u64(&extra, "unique_documents");
-	jv_free(&extra);
+	sh->mdocs = extra_u64(&f[0]);
+	sh->muniq = extra_u64(&f[1]);
+	pskd_buf_free(&f[0].value);
+	pskd_buf_free(&f[1].value);
 	pskd_buf_free(&t);
 }
 
@@ -60,7 +69,7 @@ report_load_manifest(struct report *rp, const char *path)
 	uint64_t line;
 	size_t i;
 
-	if (pskd_file_slurp(path, &b) == -1)
+	if (pskd_slurp(path, 0, &b) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
 	pskd_manifest_init(&m);
 	if (pskd_manifest_parse(&m, b.p, b.len, err, sizeof(err), &line) == -1)
@@ -202,7 +211,7 @@ report_load_dir(struct report *rp, const char *dir)
 void
 report_load_window(struct report *rp, const char *path)
 {
-	if (pskd_file_slurp(path, &rp->window) == -1)
+	if (pskd_slurp(path, 0, &rp->window) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
 	rp->has_window = 1;
 }
