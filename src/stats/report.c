@@ -98,6 +98,23 @@ find_shard(struct report *rp, const char *label)
 	return NULL;
 }
 
+/* The shard of a label "SHARD.STAGE", SHARD a shard's name, or NULL. */
+static struct report_shard *
+find_stage(struct report *rp, const char *label)
+{
+	const char *dot = label ? strchr(label, '.') : NULL;
+	size_t i, n;
+
+	if (dot == NULL || !stats_verdict_word(dot + 1, strlen(dot + 1)))
+		return NULL;
+	n = (size_t)(dot - label);
+	for (i = 0; i < rp->nshards; i++)
+		if (strlen(rp->shards[i].name) == n &&
+		    memcmp(rp->shards[i].name, label, n) == 0)
+			return &rp->shards[i];
+	return NULL;
+}
+
 /* Merge s into *into (taking it over when *has is 0). */
 static void
 gather(struct stats *into, int *has, struct stats *s, const char *where)
@@ -124,6 +141,11 @@ place(struct report *rp, struct stats *s, const char *fallback,
 	size_t i;
 	int has = 1;
 
+	if (sh == NULL && s->kind == STATS_VERDICTS &&
+	    (sh = find_stage(rp, s->label)) != NULL) {
+		gather(&sh->stages, &sh->has_stages, s, where);
+		return;
+	}
 	if (sh != NULL) {
 		gather(&sh->obj[s->kind], &sh->has[s->kind], s, where);
 		return;
@@ -232,19 +254,11 @@ report_merge_all(struct report *rp)
 				continue;
 			if (!any && rp->others[i].s.kind != k)
 				continue;
-			copy = any ? rp->shards[i].obj[k] : rp->others[i].s;
+			/* A deep copy: the shard keeps its own. */
+			stats_copy(&copy, any ? &rp->shards[i].obj[k] :
+			    &rp->others[i].s);
 			snprintf(where, sizeof(where), "%s",
 			    any ? rp->shards[i].name : rp->others[i].label);
-			/* A deep copy: the shard keeps its own. */
-			copy.label = NULL;
-			copy.type = copy.type ? pskd_xstrdup(copy.type) : NULL;
-			if (copy.ids != NULL) {
-				copy.ids = pskd_xreallocarray(NULL,
-				    (size_t)copy.vocab, sizeof(*copy.ids));
-				memcpy(copy.ids, any ? rp->shards[i].obj[k].ids :
-				    rp->others[i].s.ids, (size_t)copy.vocab *
-				    sizeof(*copy.ids));
-			}
 			gather(&rp->all[k], &rp->has_all[k], &copy, where);
 		}
 	}
@@ -258,8 +272,12 @@ report_row(const struct report_shard *sh, struct report_row *r)
 	r->documents = r->kept = r->neardup = r->empty = REPORT_NONE;
 	r->rejected = REPORT_NONE;
 	r->tokens = r->windows = REPORT_NONE;
+	r->dropped = REPORT_NONE;
+	if (sh->has_stages)
+		r->dropped = sh->stages.n - sh->stages.keep - sh->stages.empty;
 	if (sh->has[STATS_VERDICTS]) {
-		r->documents = v->n;
+		/* Those the stages dropped never reached deduplication. */
+		r->documents = v->n + (sh->has_stages ? r->dropped : 0);
 		r->kept = v->keep + v->empty;
 		r->neardup = v->neardup;
 		r->empty = v->empty;
@@ -293,6 +311,7 @@ report_totals(const struct report *rp, struct report_row *t)
 	t->documents = t->kept = t->neardup = t->empty = REPORT_NONE;
 	t->rejected = REPORT_NONE;
 	t->tokens = t->windows = REPORT_NONE;
+	t->dropped = REPORT_NONE;
 	for (i = 0; i < rp->nshards; i++) {
 		report_row(&rp->shards[i], &r);
 		add(&t->documents, r.documents);
@@ -302,5 +321,44 @@ report_totals(const struct report *rp, struct report_row *t)
 		add(&t->rejected, r.rejected);
 		add(&t->tokens, r.tokens);
 		add(&t->windows, r.windows);
+		add(&t->dropped, r.dropped);
 	}
+}
+
+static void
+tally_n(struct stats_tally *t, const char *name, uint64_t n)
+{
+	if (n > 0)
+		(void)stats_tally_add(t, (const unsigned char *)name,
+		    strlen(name), n);
+}
+
+void
+report_drops(const struct report_shard *sh, struct stats_tally *t)
+{
+	const struct stats *v = &sh->obj[STATS_VERDICTS];
+
+	memset(t, 0, sizeof(*t));
+	if (sh->has_stages) {
+		(void)stats_tally_merge(t, &sh->stages.drops);
+		tally_n(t, "near_duplicate", sh->stages.neardup);
+		tally_n(t, "rejected", sh->stages.rejected);
+	}
+	if (sh->has[STATS_VERDICTS]) {
+		(void)stats_tally_merge(t, &v->drops);
+		tally_n(t, "near_duplicate", v->neardup);
+		tally_n(t, "rejected", v->rejected);
+	}
+}
+
+int
+report_has_drops(const struct report *rp)
+{
+	size_t i;
+
+	for (i = 0; i < rp->nshards; i++)
+		if (rp->shards[i].has_stages ||
+		    rp->shards[i].obj[STATS_VERDICTS].drops.n > 0)
+			return 1;
+	return 0;
 }

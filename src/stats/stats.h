@@ -92,6 +92,8 @@ struct stats_tally {
 int	stats_tally_add(struct stats_tally *t, const unsigned char *name,
 	    size_t len, uint64_t k);
 int	stats_tally_merge(struct stats_tally *t, const struct stats_tally *s);
+/* The count of name (0: none). */
+uint64_t stats_tally_get(const struct stats_tally *t, const char *name);
 void	stats_tally_copy(struct stats_tally *to, const struct stats_tally *from);
 uint64_t stats_tally_sum(const struct stats_tally *t);
 void	stats_tally_free(struct stats_tally *t);

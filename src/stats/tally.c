@@ -76,6 +76,16 @@ stats_tally_add(struct stats_tally *t, const unsigned char *name, size_t len,
 	return 0;
 }
 
+uint64_t
+stats_tally_get(const struct stats_tally *t, const char *name)
+{
+	size_t i;
+	int found;
+
+	i = find(t, (const unsigned char *)name, strlen(name), &found);
+	return found ? t->count[i] : 0;
+}
+
 int
 stats_tally_merge(struct stats_tally *t, const struct stats_tally *s)
 {
