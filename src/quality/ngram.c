@@ -5,29 +5,40 @@
  * ones (so "ab c" and "a bc" are the same n-gram).  Each n-gram is hashed
  * as the string datatrove would build: a polynomial hash modulo 2^61 - 1
  * over its bytes, composed from the hashes of its words, so no string is
- * built; equal hashes are confirmed byte by byte.
+ * built; equal hashes are confirmed byte by byte.  (The spaced n-grams,
+ * whose identity is their sequence of words, are hashed over the words'
+ * own hashes instead.)  One open-addressing table of n-gram hashes serves
+ * every n, its slots told apart by a generation, so a pass clears nothing.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "quality/quality.h"
-#include "quality/hset.h"
+#include <xxhash.h>
 
 #define MOD	(((uint64_t)1 << 61) - 1)
 #define BASE	((uint64_t)0x5bd1e995 * 2654435761u % MOD)
 
-struct entry {
+struct slot {
+	uint64_t	 h;
 	size_t		 first;		/* index of its first word */
-	size_t		 count;
+	uint32_t	 count;
+	uint32_t	 gen;		/* the pass it is of; other: empty */
 };
 
 struct q_ngram_tab {
-	uint64_t	*wh, *wp;	/* per word: hash, BASE^len */
-	size_t		 cap;
-	struct entry	*ent;
-	size_t		 nent, entcap;
-	struct q_hset	 set;
-	unsigned	 have;		/* wh, wp are of words t->gen */
+	/*
+	 * Per word i: the hash of the sequence of words 0..i-1 (sp), of
+	 * their bytes joined by nothing (cat) and that many bytes (catl);
+	 * BASE^k for k up to the longest n-gram's bytes (pw).
+	 */
+	uint64_t	*sp, *cat, *pw;
+	size_t		*catl;
+	size_t		 cap, pwcap;
+	struct slot	*slots;
+	size_t		 mask;
+	uint32_t	 gen;
+	unsigned	 have;		/* the arrays are of words t->gen */
 };
 
 static uint64_t
@@ -47,46 +58,58 @@ addmod(uint64_t a, uint64_t b)
 	return r >= MOD ? r - MOD : r;
 }
 
+static uint64_t
+submod(uint64_t a, uint64_t b)
+{
+	return a >= b ? a - b : a + MOD - b;
+}
+
 static struct q_ngram_tab *
 tab(struct q_text *t)
 {
 	struct q_ngram_tab *g = t->tab;
 	const struct q_span *w;
-	size_t i, k;
-	uint64_t h, p;
+	size_t i, k, n = t->words.n, span, maxspan = Q_NGRAM_MAX;
+	uint64_t hs = 0, hc = 0;
 
-	if (g == NULL) {
+	if (g == NULL)
 		g = t->tab = pskd_xcalloc(1, sizeof(*g));
-		q_hset_init(&g->set, 1024);
-	}
 	if (g->have == t->gen)
 		return g;
-	if (g->cap < t->words.n) {
-		g->cap = t->words.n;
-		g->wh = pskd_xreallocarray(g->wh, g->cap, sizeof(*g->wh));
-		g->wp = pskd_xreallocarray(g->wp, g->cap, sizeof(*g->wp));
+	if (g->cap < n + 1) {
+		g->cap = n + 1;
+		g->sp = pskd_xreallocarray(g->sp, g->cap, sizeof(*g->sp));
+		g->cat = pskd_xreallocarray(g->cat, g->cap, sizeof(*g->cat));
+		g->catl = pskd_xreallocarray(g->catl, g->cap, sizeof(*g->catl));
 	}
-	for (i = 0; i < t->words.n; i++) {
+	g->catl[0] = 0;
+	for (i = 0; i < n; i++) {
+		g->sp[i] = hs;
+		g->cat[i] = hc;
 		w = &t->words.v[i];
-		h = 0;
-		p = 1;
-		for (k = 0; k < w->len; k++) {
-			h = addmod(mulmod(h, BASE), t->p[w->off + k] + 1u);
-			p = mulmod(p, BASE);
-		}
-		g->wh[i] = h;
-		g->wp[i] = p;
+		hs = addmod(mulmod(hs, BASE), XXH3_64bits(t->p + w->off,
+		    w->len) >> 3);
+		for (k = 0; k < w->len; k++)
+			hc = addmod(mulmod(hc, BASE), t->p[w->off + k] + 1u);
+		g->catl[i + 1] = g->catl[i] + w->len;
 	}
+	g->sp[n] = hs;
+	g->cat[n] = hc;
+	for (i = 0; i < n; i++) {	/* the longest n-gram's bytes */
+		k = i + Q_NGRAM_MAX < n ? i + Q_NGRAM_MAX : n;
+		span = g->catl[k] - g->catl[i];
+		maxspan = span > maxspan ? span : maxspan;
+	}
+	if (g->pwcap < maxspan + 1) {
+		g->pwcap = maxspan + 1;
+		g->pw = pskd_xreallocarray(g->pw, g->pwcap, sizeof(*g->pw));
+	}
+	g->pw[0] = 1;
+	for (k = 1; k <= maxspan; k++)
+		g->pw[k] = mulmod(g->pw[k - 1], BASE);
 	g->have = t->gen;
 	return g;
 }
-
-struct ctx {
-	struct q_text	*t;
-	struct q_ngram_tab *g;
-	size_t		 i, n;
-	int		 spaced;
-};
 
 /* Words i.. and j.. (n of them) as one string each, joined by nothing. */
 static int
@@ -114,53 +137,72 @@ concat_eq(const struct q_text *t, size_t i, size_t j, size_t n)
 	return a == aend && b == bend;
 }
 
+/* Words i.. and j.. (n of them), word for word. */
 static int
-ngram_eq(void *arg, size_t e)
+words_eq(const struct q_text *t, size_t i, size_t j, size_t n)
 {
-	struct ctx *c = arg;
-	const struct q_text *t = c->t;
-	size_t j = c->g->ent[e].first, k;
-	const struct q_span *a, *b;
+	const struct q_span *a = &t->words.v[i], *b = &t->words.v[j];
+	size_t k;
 
-	if (!c->spaced)
-		return concat_eq(t, c->i, j, c->n);
-	for (k = 0; k < c->n; k++) {
-		a = &t->words.v[c->i + k];
-		b = &t->words.v[j + k];
-		if (a->len != b->len || memcmp(t->p + a->off, t->p + b->off,
-		    a->len) != 0)
+	for (k = 0; k < n; k++)
+		if (a[k].len != b[k].len || memcmp(t->p + a[k].off,
+		    t->p + b[k].off, a[k].len) != 0)
 			return 0;
-	}
 	return 1;
 }
 
-/* The hash of words i..i+n-1 joined by a space (spaced) or by nothing. */
+/* The hash of words i..i+n-1: as a sequence (spaced) or their bytes. */
 static uint64_t
 ngram_hash(const struct q_ngram_tab *g, size_t i, size_t n, int spaced)
 {
-	uint64_t h = g->wh[i];
-	size_t k;
-
-	for (k = 1; k < n; k++) {
-		if (spaced)
-			h = addmod(mulmod(h, BASE), ' ' + 1u);
-		h = addmod(mulmod(h, g->wp[i + k]), g->wh[i + k]);
-	}
-	/* hset reserves 0 for empty slots */
-	return h ^ ((uint64_t)spaced << 63) ^ ((uint64_t)n << 56);
+	if (spaced)
+		return submod(g->sp[i + n], mulmod(g->sp[i], g->pw[n]));
+	return submod(g->cat[i + n], mulmod(g->cat[i],
+	    g->pw[g->catl[i + n] - g->catl[i]]));
 }
 
-static struct entry *
-add(struct q_ngram_tab *g, size_t first)
+/* A new pass over m n-grams: the slots emptied by a new generation. */
+static void
+pass(struct q_ngram_tab *g, size_t m)
 {
-	if (g->nent == g->entcap) {
-		g->entcap = g->entcap ? 2 * g->entcap : 1024;
-		g->ent = pskd_xreallocarray(g->ent, g->entcap,
-		    sizeof(*g->ent));
+	size_t cap = 64;
+
+	while (cap < 2 * m)
+		cap *= 2;
+	if (g->slots == NULL || cap > g->mask + 1 ||
+	    (cap * 8 < g->mask + 1 && g->mask + 1 > 4096)) {
+		free(g->slots);
+		g->slots = pskd_xcalloc(cap, sizeof(*g->slots));
+		g->mask = cap - 1;
+		g->gen = 0;
 	}
-	g->ent[g->nent].first = first;
-	g->ent[g->nent].count = 0;
-	return &g->ent[g->nent++];
+	if (++g->gen == 0) {	/* wrapped: clear for real */
+		memset(g->slots, 0, (g->mask + 1) * sizeof(*g->slots));
+		g->gen = 1;
+	}
+}
+
+/* The slot of n-gram i (new: count 0, first i). */
+static struct slot *
+find(struct q_text *t, struct q_ngram_tab *g, size_t i, size_t n, int spaced)
+{
+	uint64_t h = ngram_hash(g, i, n, spaced);
+	size_t k = (size_t)(h * 0x9e3779b97f4a7c15ull >> 20) & g->mask;
+	struct slot *s;
+
+	for (;; k = (k + 1) & g->mask) {
+		s = &g->slots[k];
+		if (s->gen != g->gen) {
+			s->gen = g->gen;
+			s->h = h;
+			s->first = i;
+			s->count = 0;
+			return s;
+		}
+		if (s->h == h && (spaced ? words_eq(t, s->first, i, n) :
+		    concat_eq(t, s->first, i, n)))
+			return s;
+	}
 }
 
 /* The code points of words i..i+n-1, and of the n-1 spaces if spaced. */
@@ -178,60 +220,46 @@ cps(const struct q_text *t, size_t i, size_t n, int spaced)
 uint64_t
 q_top_ngram(struct q_text *t, size_t n)
 {
-	struct q_ngram_tab *g = tab(t);
-	struct ctx c = { t, g, 0, n, 1 };
-	struct entry *best = NULL, *en;
-	size_t *slot, bestfirst = 0, bestcount = 0;
-	int found;
+	struct q_ngram_tab *g;
+	struct slot *s;
+	size_t i, bestfirst = 0, bestcount = 0;
 
 	if (t->words.n < n)
 		return 0;
-	q_hset_reset(&g->set, t->words.n);
-	g->nent = 0;
-	for (c.i = 0; c.i + n <= t->words.n; c.i++) {
-		slot = q_hset_find(&g->set, ngram_hash(g, c.i, n, 1), ngram_eq,
-		    &c, &found);
-		if (!found) {
-			*slot = g->nent;
-			add(g, c.i);
-		}
-		en = &g->ent[*slot];
-		en->count++;
+	g = tab(t);
+	pass(g, t->words.n - n + 1);
+	for (i = 0; i + n <= t->words.n; i++) {
+		s = find(t, g, i, n, 1);
+		s->count++;
 		/* Counter.most_common(1): the first to reach the top count */
-		if (en->count > bestcount) {
-			bestcount = en->count;
-			bestfirst = en->first;
-			best = en;
-		} else if (en->count == bestcount && en->first < bestfirst) {
-			bestfirst = en->first;
-			best = en;
+		if (s->count > bestcount || (s->count == bestcount &&
+		    s->first < bestfirst)) {
+			bestcount = s->count;
+			bestfirst = s->first;
 		}
 	}
-	return best ? bestcount * cps(t, bestfirst, n, 1) : 0;
+	return bestcount * cps(t, bestfirst, n, 1);
 }
 
 uint64_t
 q_dup_ngrams(struct q_text *t, size_t n)
 {
-	struct q_ngram_tab *g = tab(t);
-	struct ctx c = { t, g, 0, n, 0 };
+	struct q_ngram_tab *g;
+	struct slot *s;
 	uint64_t dup = 0;
-	size_t *slot;
-	int found;
+	size_t i;
 
-	q_hset_reset(&g->set, t->words.n);
-	g->nent = 0;
-	for (c.i = 0; c.i + n <= t->words.n;) {
-		slot = q_hset_find(&g->set, ngram_hash(g, c.i, n, 0), ngram_eq,
-		    &c, &found);
-		if (found) {
-			dup += cps(t, c.i, n, 0);
-			c.i += n;
-		} else {
-			*slot = g->nent;
-			add(g, c.i);
-			c.i++;
-		}
+	if (t->words.n < n)
+		return 0;
+	g = tab(t);
+	pass(g, t->words.n - n + 1);
+	for (i = 0; i + n <= t->words.n;) {
+		s = find(t, g, i, n, 0);
+		if (s->first != i) {
+			dup += cps(t, i, n, 0);
+			i += n;
+		} else
+			i++;
 	}
 	return dup;
 }
@@ -243,10 +271,11 @@ q_ngram_free(struct q_text *t)
 
 	if (g == NULL)
 		return;
-	free(g->wh);
-	free(g->wp);
-	free(g->ent);
-	q_hset_free(&g->set);
+	free(g->sp);
+	free(g->cat);
+	free(g->catl);
+	free(g->pw);
+	free(g->slots);
 	free(g);
 	t->tab = NULL;
 }

@@ -107,6 +107,8 @@ int	q_words(struct q_seg *s, const unsigned char *t, size_t n,
  */
 int	q_sentences(struct q_seg *s, const unsigned char *t, size_t n,
 	    struct q_spans *out, struct pskd_error *e);
+/* ICU for every word, no ASCII path (to test that they agree). */
+void	q_seg_icu_only(struct q_seg *s, int on);
 /* The ICU version the iterators come from ("72.1"). */
 const char *q_icu_version(void);
 

@@ -19,6 +19,7 @@
 struct q_seg {
 	UBreakIterator	*word, *sent;
 	UText		*ut;
+	int		 icu_only;	/* no ASCII path (tests) */
 };
 
 struct q_seg *
@@ -80,33 +81,169 @@ set_text(struct q_seg *s, UBreakIterator *bi, const unsigned char *t,
 	return 0;
 }
 
+/* The words of t[a..b) by ICU, their offsets from t. */
+static int
+icu_words(struct q_seg *s, const unsigned char *t, size_t a, size_t b,
+    struct q_spans *out, struct pskd_error *e)
+{
+	int32_t prev = 0, cur;
+	const unsigned char *p = t + a;
+	size_t x, y;
+
+	if (set_text(s, s->word, p, b - a, e) == -1)
+		return -1;
+	while ((cur = ubrk_next(s->word)) != UBRK_DONE) {
+		/* A segment of one ASCII byte: a word unless white space. */
+		if (cur == prev + 1 && p[prev] < 0x80) {
+			if (!q_isspace(p[prev]))
+				q_spans_add(out, a + (size_t)prev, 1, 1);
+			prev = cur;
+			continue;
+		}
+		q_strip(p + prev, (size_t)(cur - prev), &x, &y);
+		if (y > x)
+			q_spans_add(out, a + (size_t)prev + x, y - x,
+			    q_cplen(p + prev + x, y - x));
+		prev = cur;
+	}
+	return 0;
+}
+
+/*
+ * The word classes of ASCII in ICU 72's root rules (UAX #29 with CLDR's
+ * changes): letters and '@' (an ALetter in CLDR's rules), digits,
+ * ExtendNumLet '_', MidNumLet '.', MidNum ',' ';', Single_Quote '\''; ':'
+ * is no MidLetter there (CLDR took it out); Python's white space among the
+ * others; the rest.
+ */
+enum { C_O, C_L, C_N, C_E, C_MNL, C_MN, C_SQ, C_SP };
+
+static unsigned char wclass[128];
+
+static void
+wclass_init(void)
+{
+	int c;
+
+	for (c = 0; c < 128; c++) {
+		if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
+			wclass[c] = C_L;
+		else if (c >= '0' && c <= '9')
+			wclass[c] = C_N;
+		else if (q_isspace((uint32_t)c))
+			wclass[c] = C_SP;
+		else
+			wclass[c] = C_O;
+	}
+	wclass['_'] = C_E;
+	wclass['@'] = C_L;
+	wclass['.'] = C_MNL;
+	wclass[','] = wclass[';'] = C_MN;
+	wclass['\''] = C_SQ;
+}
+
+/*
+ * The words of t[a..b), all ASCII without the white space that splits
+ * chunks, as ICU's rules cut them: letters (and '@'), digits and '_'
+ * hold together (WB5, WB8-10, WB13a-b), as do a letter, '.' or '\'' and a
+ * letter (WB6-7) and a digit, ',' ';' '.' or '\'' and a digit (WB11-12); every
+ * other character is a segment of its own (WB999).
+ */
+static void
+ascii_words(const unsigned char *t, size_t a, size_t b, struct q_spans *out)
+{
+	size_t k = a, j;
+	unsigned c, m, prev;
+
+	while (k < b) {
+		c = wclass[t[k]];
+		if (c == C_SP) {
+			k++;
+			continue;
+		}
+		if (c != C_L && c != C_N && c != C_E) {
+			q_spans_add(out, k, 1, 1);
+			k++;
+			continue;
+		}
+		for (j = k + 1;;) {
+			while (j < b && (c = wclass[t[j]]) >= C_L && c <= C_E)
+				j++;
+			if (j + 1 >= b)
+				break;
+			m = wclass[t[j]];
+			prev = wclass[t[j - 1]];
+			c = wclass[t[j + 1]];
+			if ((prev == C_L && c == C_L && (m == C_MNL ||
+			    m == C_SQ)) || (prev == C_N &&
+			    c == C_N && (m == C_MN || m == C_MNL || m == C_SQ))) {
+				j += 2;
+				continue;
+			}
+			break;
+		}
+		q_spans_add(out, k, j - k, j - k);
+		k = j;
+	}
+}
+
+/* White space that splits chunks: UAX #29 breaks on both sides of it. */
+static int
+splits(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/*
+ * A chunk is a run without such white space; an ASCII chunk is cut by
+ * ascii_words, and a run of chunks with other characters (and the white
+ * space between them) by ICU: the words are those ICU finds in the whole
+ * text, since no rule joins across the white space.
+ */
 int
 q_words(struct q_seg *s, const unsigned char *t, size_t n,
     struct q_spans *out, struct pskd_error *e)
 {
-	int32_t prev = 0, cur;
-	size_t a, b;
+	size_t i = 0, cs, ce, j, k;
+	int high;
 
 	out->n = 0;
-	if (n == 0)
-		return 0;
-	if (set_text(s, s->word, t, n, e) == -1)
-		return -1;
-	while ((cur = ubrk_next(s->word)) != UBRK_DONE) {
-		/* A segment of one ASCII byte: a word unless white space. */
-		if (cur == prev + 1 && t[prev] < 0x80) {
-			if (!q_isspace(t[prev]))
-				q_spans_add(out, (size_t)prev, 1, 1);
-			prev = cur;
+	if (wclass['a'] != C_L)
+		wclass_init();
+	if (s->icu_only)
+		return n == 0 ? 0 : icu_words(s, t, 0, n, out, e);
+	while (i < n) {
+		while (i < n && splits(t[i]))
+			i++;
+		for (cs = i, high = 0; i < n && !splits(t[i]); i++)
+			high |= t[i] >= 0x80;
+		ce = i;
+		if (cs == ce)
+			break;
+		if (!high) {
+			ascii_words(t, cs, ce, out);
 			continue;
 		}
-		q_strip(t + prev, (size_t)(cur - prev), &a, &b);
-		if (b > a)
-			q_spans_add(out, (size_t)prev + a, b - a,
-			    q_cplen(t + prev + a, b - a));
-		prev = cur;
+		for (;;) {	/* the chunks with other characters after it */
+			for (j = ce; j < n && splits(t[j]); j++)
+				;
+			for (k = j, high = 0; k < n && !splits(t[k]); k++)
+				high |= t[k] >= 0x80;
+			if (!high || k == j)
+				break;
+			ce = k;
+		}
+		if (icu_words(s, t, cs, ce, out, e) == -1)
+			return -1;
+		i = ce;
 	}
 	return 0;
+}
+
+void
+q_seg_icu_only(struct q_seg *s, int on)
+{
+	s->icu_only = on;
 }
 
 int
