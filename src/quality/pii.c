@@ -213,7 +213,8 @@ q_ipv4_global(uint32_t a)
 	if (a == 0xc0000009 || a == 0xc000000a)	/* 192.0.0.9, .10: global */
 		return 1;
 	for (k = 0; k < sizeof(priv) / sizeof(priv[0]); k++)
-		if ((a & ~(0xffffffffu >> priv[k].bits)) == priv[k].net)
+		if ((a & (uint32_t)(0xffffffffull << (32 - priv[k].bits))) ==
+		    priv[k].net)
 			return 0;
 	return 1;
 }

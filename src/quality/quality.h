@@ -303,4 +303,28 @@ void	q_pii_ips(const unsigned char *t, size_t n,
 /* 1 for a public IPv4 address a.b.c.d (Python's is_global). */
 int	q_ipv4_global(uint32_t a);
 
+/* ---- redact.c: pskd-redact's rewriting of a line ------------------------- */
+
+struct q_edit;
+
+struct q_redactor {
+	const struct q_settings *s;	/* set before the first q_redact */
+	uint64_t	 nemails, nips;	/* replaced so far */
+	struct pskd_buf	 line;		/* the line q_redact made */
+	/* private */
+	struct q_matches emails, ips;
+	struct pskd_buf	 text1, text2, wbuf;
+	struct q_edit	*edits;
+	size_t		 nedits, capedits, ce, ci;
+};
+
+/*
+ * The line[0..len) with the emails and addresses of its text members
+ * f[0..nf) (as pskd_json_fields left them) replaced, in r->line: 1; or 0
+ * when there is nothing to replace.
+ */
+int	q_redact(struct q_redactor *r, const unsigned char *line, size_t len,
+	    const struct pskd_json_field *f, size_t nf);
+void	q_redactor_free(struct q_redactor *r);
+
 #endif /* QUALITY_H */
