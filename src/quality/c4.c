@@ -93,25 +93,55 @@ terminal(const unsigned char *p, size_t n)
 	return !(n >= 3 && memcmp(p + n - 3, "...", 3) == 0);
 }
 
+/*
+ * Which phrases a line can hold (1 lorem ipsum, 2 javascript, 4 a policy
+ * phrase; curly: '{'): a line, stripped and without its citations, is a
+ * piece of the whole text without its citations (no citation holds a
+ * line break, none starts or ends with white space), lowercased as the
+ * whole is.
+ */
+static void
+phrases(struct q_text *t, const struct q_settings *s, int *any, int *curly)
+{
+	size_t k;
+
+	if (s->remove_citations && memchr(t->p, '[', t->n)) {
+		uncite(&t->buf, t->p, t->n);
+		q_lower(&t->lower, t->buf.p, t->buf.len);
+	} else
+		q_lower(&t->lower, t->p, t->n);
+	*any = q_contains(t->lower.p, t->lower.len, "lorem ipsum") |
+	    q_contains(t->lower.p, t->lower.len, "javascript") << 1;
+	for (k = 0; k < sizeof(policy) / sizeof(policy[0]); k++)
+		if (q_contains(t->lower.p, t->lower.len, policy[k]))
+			*any |= 4;
+	*curly = memchr(t->p, '{', t->n) != NULL;
+}
+
 int
 q_c4(struct q_text *t, struct q_seg *seg, const struct q_settings *s,
     struct q_verdict *v, struct pskd_error *e)
 {
 	size_t i, k, a, b, nwords, maxlen, nsent = 0, nkept = 0, lno;
 	const unsigned char *line;
+	const struct q_spans *lines;
 	struct pskd_buf *cut = &t->buf;
 	const char *sep = s->split_paragraph ? "\n" : " ";
+	int any, curly;
 
 	v->name = NULL;
 	t->passed.len = 0;
 	if (s->split_paragraph)
-		q_splitlines(t->p, t->n, &t->lines2);
+		lines = q_text_lines(t);
 	else if (q_sentences(seg, t->p, t->n, &t->lines2, e) == -1)
 		return -1;
-	for (i = 0; i < t->lines2.n; i++) {
+	else
+		lines = &t->lines2;
+	phrases(t, s, &any, &curly);
+	for (i = 0; i < lines->n; i++) {
 		lno = i + 1;
-		line = t->p + t->lines2.v[i].off;
-		q_strip(line, t->lines2.v[i].len, &a, &b);
+		line = t->p + lines->v[i].off;
+		q_strip(line, lines->v[i].len, &a, &b);
 		line += a;
 		split_words(line, b - a, &nwords, &maxlen);
 		if (q_on(s->max_word_length) && (double)maxlen >
@@ -128,22 +158,24 @@ q_c4(struct q_text *t, struct q_seg *seg, const struct q_settings *s,
 		if (q_on(s->min_words_per_line) && (double)nwords <
 		    s->min_words_per_line)
 			continue;
-		q_lower(&t->lower, cut->p, cut->len);
-		if (s->filter_lorem_ipsum && q_contains(t->lower.p,
+		if (any)
+			q_lower(&t->lower, cut->p, cut->len);
+		if (s->filter_lorem_ipsum && (any & 1) && q_contains(t->lower.p,
 		    t->lower.len, "lorem ipsum")) {
 			q_verdict_set(v, "lorem_ipsum", (double)lno, 0);
 			strcpy(v->against, "lorem ipsum");
 			return 0;
 		}
-		if (s->filter_javascript && q_contains(t->lower.p,
+		if (s->filter_javascript && (any & 2) && q_contains(t->lower.p,
 		    t->lower.len, "javascript"))
 			continue;
-		if (s->filter_curly_bracket && memchr(cut->p, '{', cut->len)) {
+		if (s->filter_curly_bracket && curly &&
+		    memchr(cut->p, '{', cut->len)) {
 			q_verdict_set(v, "curly_bracket", (double)lno, 0);
 			strcpy(v->against, "{");
 			return 0;
 		}
-		if (s->filter_policy) {
+		if (s->filter_policy && (any & 4)) {
 			for (k = 0; k < sizeof(policy) / sizeof(policy[0]); k++)
 				if (q_contains(t->lower.p, t->lower.len,
 				    policy[k]))
@@ -151,7 +183,9 @@ q_c4(struct q_text *t, struct q_seg *seg, const struct q_settings *s,
 			if (k < sizeof(policy) / sizeof(policy[0]))
 				continue;
 		}
-		if (q_on(s->min_num_sentences)) {
+		/* past the minimum the count decides nothing: not counted */
+		if (q_on(s->min_num_sentences) &&
+		    (double)nsent < s->min_num_sentences) {
 			if (!s->split_paragraph)
 				nsent++;
 			else if (q_sentences(seg, cut->p, cut->len, &t->sents,

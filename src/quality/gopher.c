@@ -99,6 +99,7 @@ q_gopher_quality(struct q_text *t, struct q_seg *seg,
     const struct q_settings *s, struct q_verdict *v, struct pskd_error *e)
 {
 	size_t nwords, nsym, cps, alpha, bullets, ellipses, dups;
+	const struct q_spans *lines;
 	double mean, r;
 
 	v->name = NULL;
@@ -145,16 +146,16 @@ q_gopher_quality(struct q_text *t, struct q_seg *seg,
 		}
 	}
 	if (q_on(s->max_bullet_lines_ratio) || q_on(s->max_ellipsis_lines_ratio)) {
-		q_splitlines(t->p, t->n, &t->lines);
-		line_marks(t, &t->lines, &bullets, &ellipses);
-		r = q_ratio((double)bullets, (double)t->lines.n);
+		lines = q_text_lines(t);
+		line_marks(t, lines, &bullets, &ellipses);
+		r = q_ratio((double)bullets, (double)lines->n);
 		if (q_on(s->max_bullet_lines_ratio) &&
 		    r > s->max_bullet_lines_ratio) {
 			q_verdict_set(v, "gopher_too_many_bullets", r,
 			    s->max_bullet_lines_ratio);
 			return 0;
 		}
-		r = q_ratio((double)ellipses, (double)t->lines.n);
+		r = q_ratio((double)ellipses, (double)lines->n);
 		if (q_on(s->max_ellipsis_lines_ratio) &&
 		    r > s->max_ellipsis_lines_ratio) {
 			q_verdict_set(v, "gopher_too_many_end_ellipsis", r,

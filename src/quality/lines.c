@@ -12,16 +12,10 @@
 #include "quality/hset.h"
 
 void
-q_spans_add(struct q_spans *s, size_t off, size_t len, size_t cps)
+q_spans_grow(struct q_spans *s)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 256;
-		s->v = pskd_xreallocarray(s->v, s->cap, sizeof(*s->v));
-	}
-	s->v[s->n].off = off;
-	s->v[s->n].len = len;
-	s->v[s->n].cps = cps;
-	s->n++;
+	s->cap = s->cap ? s->cap * 2 : 256;
+	s->v = pskd_xreallocarray(s->v, s->cap, sizeof(*s->v));
 }
 
 void
@@ -49,16 +43,14 @@ q_splitlines(const unsigned char *t, size_t n, struct q_spans *out)
 			i += len;
 			continue;
 		}
-		q_spans_add(out, start, i - start, q_cplen(t + start,
-		    i - start));
+		q_spans_add(out, start, i - start, 0);
 		i += len;
 		if (c == '\r' && i < n && t[i] == '\n')
 			i++;
 		start = i;
 	}
 	if (start < n)
-		q_spans_add(out, start, n - start, q_cplen(t + start,
-		    n - start));
+		q_spans_add(out, start, n - start, 0);
 }
 
 void

@@ -7,24 +7,16 @@
  * over its bytes, composed from the hashes of its words, so no string is
  * built; equal hashes are confirmed byte by byte.  (The spaced n-grams,
  * whose identity is their sequence of words, are hashed over the words'
- * own hashes instead.)  One open-addressing table of n-gram hashes serves
- * every n, its slots told apart by a generation, so a pass clears nothing.
+ * own hashes instead.)  One open-addressing table of 8-byte slots serves
+ * every pass.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "quality/quality.h"
-#include <xxhash.h>
 
 #define MOD	(((uint64_t)1 << 61) - 1)
 #define BASE	((uint64_t)0x5bd1e995 * 2654435761u % MOD)
-
-struct slot {
-	uint64_t	 h;
-	size_t		 first;		/* index of its first word */
-	uint32_t	 count;
-	uint32_t	 gen;		/* the pass it is of; other: empty */
-};
 
 struct q_ngram_tab {
 	/*
@@ -35,13 +27,24 @@ struct q_ngram_tab {
 	uint64_t	*sp, *cat, *pw;
 	size_t		*catl;
 	size_t		 cap, pwcap;
-	struct slot	*slots;
-	size_t		 mask;
-	uint32_t	 gen;
+	/*
+	 * A pass: each n-gram's hash (h) and count (count, by its first
+	 * position); the table of n-grams seen, 8 bytes a slot (see find)
+	 * so a document's table stays in the cache.
+	 */
+	uint64_t	*h;
+	uint32_t	*count;
+	uint64_t	*slots;
+	size_t		 mask, slotcap, hcap;
 	unsigned	 have;		/* the arrays are of words t->gen */
 };
 
-static uint64_t
+/*
+ * Modulo the prime 2^61 - 1, not 2^64: with 2^64, known strings (the
+ * Thue-Morse ones, and their concatenations) collide for every base, and a
+ * text made of them would make every probe compare.
+ */
+static inline uint64_t
 mulmod(uint64_t a, uint64_t b)
 {
 	unsigned __int128 p = (unsigned __int128)a * b;
@@ -50,7 +53,7 @@ mulmod(uint64_t a, uint64_t b)
 	return r >= MOD ? r - MOD : r;
 }
 
-static uint64_t
+static inline uint64_t
 addmod(uint64_t a, uint64_t b)
 {
 	uint64_t r = a + b;
@@ -58,7 +61,7 @@ addmod(uint64_t a, uint64_t b)
 	return r >= MOD ? r - MOD : r;
 }
 
-static uint64_t
+static inline uint64_t
 submod(uint64_t a, uint64_t b)
 {
 	return a >= b ? a - b : a + MOD - b;
@@ -70,7 +73,7 @@ tab(struct q_text *t)
 	struct q_ngram_tab *g = t->tab;
 	const struct q_span *w;
 	size_t i, k, n = t->words.n, span, maxspan = Q_NGRAM_MAX;
-	uint64_t hs = 0, hc = 0;
+	uint64_t hs = 0, hc = 0, hw;
 
 	if (g == NULL)
 		g = t->tab = pskd_xcalloc(1, sizeof(*g));
@@ -83,21 +86,10 @@ tab(struct q_text *t)
 		g->catl = pskd_xreallocarray(g->catl, g->cap, sizeof(*g->catl));
 	}
 	g->catl[0] = 0;
-	for (i = 0; i < n; i++) {
-		g->sp[i] = hs;
-		g->cat[i] = hc;
-		w = &t->words.v[i];
-		hs = addmod(mulmod(hs, BASE), XXH3_64bits(t->p + w->off,
-		    w->len) >> 3);
-		for (k = 0; k < w->len; k++)
-			hc = addmod(mulmod(hc, BASE), t->p[w->off + k] + 1u);
-		g->catl[i + 1] = g->catl[i] + w->len;
-	}
-	g->sp[n] = hs;
-	g->cat[n] = hc;
 	for (i = 0; i < n; i++) {	/* the longest n-gram's bytes */
 		k = i + Q_NGRAM_MAX < n ? i + Q_NGRAM_MAX : n;
-		span = g->catl[k] - g->catl[i];
+		span = t->words.v[k - 1].off + t->words.v[k - 1].len -
+		    t->words.v[i].off;
 		maxspan = span > maxspan ? span : maxspan;
 	}
 	if (g->pwcap < maxspan + 1) {
@@ -107,6 +99,19 @@ tab(struct q_text *t)
 	g->pw[0] = 1;
 	for (k = 1; k <= maxspan; k++)
 		g->pw[k] = mulmod(g->pw[k - 1], BASE);
+	for (i = 0; i < n; i++) {
+		g->sp[i] = hs;
+		g->cat[i] = hc;
+		w = &t->words.v[i];
+		/* the word's own hash: a short chain, words overlap */
+		for (hw = 0, k = 0; k < w->len; k++)
+			hw = addmod(mulmod(hw, BASE), t->p[w->off + k] + 1u);
+		hc = addmod(mulmod(hc, g->pw[w->len]), hw);
+		hs = addmod(mulmod(hs, BASE), hw);
+		g->catl[i + 1] = g->catl[i] + w->len;
+	}
+	g->sp[n] = hs;
+	g->cat[n] = hc;
 	g->have = t->gen;
 	return g;
 }
@@ -151,58 +156,77 @@ words_eq(const struct q_text *t, size_t i, size_t j, size_t n)
 	return 1;
 }
 
-/* The hash of words i..i+n-1: as a sequence (spaced) or their bytes. */
-static uint64_t
-ngram_hash(const struct q_ngram_tab *g, size_t i, size_t n, int spaced)
+static inline size_t
+slot_of(const struct q_ngram_tab *g, uint64_t h)
 {
-	if (spaced)
-		return submod(g->sp[i + n], mulmod(g->sp[i], g->pw[n]));
-	return submod(g->cat[i + n], mulmod(g->cat[i],
-	    g->pw[g->catl[i + n] - g->catl[i]]));
+	return (size_t)(h * 0x9e3779b97f4a7c15ull >> 32) & g->mask;
 }
 
-/* A new pass over m n-grams: the slots emptied by a new generation. */
+/*
+ * A new pass over the m n-grams of n words: the table emptied, and every
+ * n-gram's hash computed first, in a loop without a chain of dependences.
+ */
 static void
-pass(struct q_ngram_tab *g, size_t m)
+pass(struct q_ngram_tab *g, size_t m, size_t n, int spaced, int counts)
 {
-	size_t cap = 64;
+	size_t cap = 64, i;
+	uint64_t pwn = g->pw[n];
 
+	/* the table's first cap slots: cleared, and all the probes see */
 	while (cap < 2 * m)
 		cap *= 2;
-	if (g->slots == NULL || cap > g->mask + 1 ||
-	    (cap * 8 < g->mask + 1 && g->mask + 1 > 4096)) {
+	if (cap > g->slotcap) {
 		free(g->slots);
-		g->slots = pskd_xcalloc(cap, sizeof(*g->slots));
-		g->mask = cap - 1;
-		g->gen = 0;
+		g->slots = pskd_xmalloc(cap * sizeof(*g->slots));
+		g->slotcap = cap;
 	}
-	if (++g->gen == 0) {	/* wrapped: clear for real */
-		memset(g->slots, 0, (g->mask + 1) * sizeof(*g->slots));
-		g->gen = 1;
+	g->mask = cap - 1;
+	memset(g->slots, 0, cap * sizeof(*g->slots));
+	if (g->hcap < m) {
+		g->hcap = m;
+		g->h = pskd_xreallocarray(g->h, m, sizeof(*g->h));
+		g->count = pskd_xreallocarray(g->count, m, sizeof(*g->count));
+	}
+	if (counts)
+		memset(g->count, 0, m * sizeof(*g->count));
+	if (spaced)
+		for (i = 0; i < m; i++)
+			g->h[i] = submod(g->sp[i + n], mulmod(g->sp[i], pwn));
+	else
+		for (i = 0; i < m; i++)
+			g->h[i] = submod(g->cat[i + n], mulmod(g->cat[i],
+			    g->pw[g->catl[i + n] - g->catl[i]]));
+}
+
+/*
+ * The first position of n-gram i (its hash in g->h[i]): i when new.  A
+ * slot is the position + 1 (0: empty) and, above, 32 bits of the hash.
+ */
+static inline size_t
+find(struct q_text *t, struct q_ngram_tab *g, size_t i, size_t n, int spaced)
+{
+	uint64_t h = g->h[i], tag = h << 32, v;
+	size_t k = slot_of(g, h), j;
+
+	for (;; k = (k + 1) & g->mask) {
+		v = g->slots[k];
+		if (v == 0) {
+			g->slots[k] = tag | (uint64_t)(i + 1);
+			return i;
+		}
+		j = (size_t)(v & 0xffffffff) - 1;
+		if ((v ^ tag) >> 32 == 0 && g->h[j] == h && (spaced ?
+		    words_eq(t, j, i, n) : concat_eq(t, j, i, n)))
+			return j;
 	}
 }
 
-/* The slot of n-gram i (new: count 0, first i). */
-static struct slot *
-find(struct q_text *t, struct q_ngram_tab *g, size_t i, size_t n, int spaced)
+/* Prefetch the slot of n-gram i, a few n-grams ahead of the probes. */
+static inline void
+ahead(const struct q_ngram_tab *g, size_t i, size_t m)
 {
-	uint64_t h = ngram_hash(g, i, n, spaced);
-	size_t k = (size_t)(h * 0x9e3779b97f4a7c15ull >> 20) & g->mask;
-	struct slot *s;
-
-	for (;; k = (k + 1) & g->mask) {
-		s = &g->slots[k];
-		if (s->gen != g->gen) {
-			s->gen = g->gen;
-			s->h = h;
-			s->first = i;
-			s->count = 0;
-			return s;
-		}
-		if (s->h == h && (spaced ? words_eq(t, s->first, i, n) :
-		    concat_eq(t, s->first, i, n)))
-			return s;
-	}
+	if (i < m)
+		__builtin_prefetch(&g->slots[slot_of(g, g->h[i])], 1);
 }
 
 /* The code points of words i..i+n-1, and of the n-1 spaces if spaced. */
@@ -217,25 +241,33 @@ cps(const struct q_text *t, size_t i, size_t n, int spaced)
 	return c;
 }
 
+/* Positions are 32-bit in the table: a longer text is judged in C. */
+static int
+too_many(const struct q_text *t)
+{
+	return t->words.n >= UINT32_MAX;
+}
+
 uint64_t
 q_top_ngram(struct q_text *t, size_t n)
 {
 	struct q_ngram_tab *g;
-	struct slot *s;
-	size_t i, bestfirst = 0, bestcount = 0;
+	size_t i, m, f, bestfirst = 0, bestcount = 0;
 
-	if (t->words.n < n)
+	if (t->words.n < n || too_many(t))
 		return 0;
 	g = tab(t);
-	pass(g, t->words.n - n + 1);
-	for (i = 0; i + n <= t->words.n; i++) {
-		s = find(t, g, i, n, 1);
-		s->count++;
+	m = t->words.n - n + 1;
+	pass(g, m, n, 1, 1);
+	for (i = 0; i < m; i++) {
+		ahead(g, i + 8, m);
+		f = find(t, g, i, n, 1);
+		g->count[f]++;
 		/* Counter.most_common(1): the first to reach the top count */
-		if (s->count > bestcount || (s->count == bestcount &&
-		    s->first < bestfirst)) {
-			bestcount = s->count;
-			bestfirst = s->first;
+		if (g->count[f] > bestcount || (g->count[f] == bestcount &&
+		    f < bestfirst)) {
+			bestcount = g->count[f];
+			bestfirst = f;
 		}
 	}
 	return bestcount * cps(t, bestfirst, n, 1);
@@ -245,17 +277,17 @@ uint64_t
 q_dup_ngrams(struct q_text *t, size_t n)
 {
 	struct q_ngram_tab *g;
-	struct slot *s;
 	uint64_t dup = 0;
-	size_t i;
+	size_t i, m;
 
-	if (t->words.n < n)
+	if (t->words.n < n || too_many(t))
 		return 0;
 	g = tab(t);
-	pass(g, t->words.n - n + 1);
-	for (i = 0; i + n <= t->words.n;) {
-		s = find(t, g, i, n, 0);
-		if (s->first != i) {
+	m = t->words.n - n + 1;
+	pass(g, m, n, 0, 0);
+	for (i = 0; i < m;) {
+		ahead(g, i + 8, m);
+		if (find(t, g, i, n, 0) != i) {
 			dup += cps(t, i, n, 0);
 			i += n;
 		} else
@@ -276,6 +308,8 @@ q_ngram_free(struct q_text *t)
 	free(g->catl);
 	free(g->pw);
 	free(g->slots);
+	free(g->h);
+	free(g->count);
 	free(g);
 	t->tab = NULL;
 }

@@ -106,8 +106,20 @@ in(const struct range *r, size_t n, uint32_t c)
 	return 0;
 }
 
+/* The ASCII part of punct[]: 0x00-0x08, 0x0b-0x1f, 0x21-0x2f, 0x3a-0x40, 0x5b-0x60, 0x7b-0x7f. */
+const unsigned char q_ascii_punct[128] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1,
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1,
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1,
+};
+
 int
-q_ispunct(uint32_t c)
+q_ispunct_table(uint32_t c)
 {
 	return in(punct, sizeof(punct) / sizeof(punct[0]), c);
 }
@@ -119,10 +131,8 @@ q_isterminal(uint32_t c)
 }
 
 int
-q_isspace(uint32_t c)
+q_isspace_table(uint32_t c)
 {
-	if (c < 0x80)
-		return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20);
 	switch (c) {
 	case 0x85: case 0xa0: case 0x1680: case 0x2028: case 0x2029:
 	case 0x202f: case 0x205f: case 0x3000:
@@ -206,12 +216,24 @@ q_strip(const unsigned char *s, size_t n, size_t *a, size_t *b)
 	uint32_t c;
 
 	while (i < j) {
+		if (s[i] < 0x80) {	/* the usual case, without decoding */
+			if (!q_isspace(s[i]))
+				break;
+			i++;
+			continue;
+		}
 		len = q_cp(s + i, j - i, &c);
 		if (!q_isspace(c))
 			break;
 		i += len;
 	}
 	while (j > i) {
+		if (s[j - 1] < 0x80) {
+			if (!q_isspace(s[j - 1]))
+				break;
+			j--;
+			continue;
+		}
 		k = cp_before(s, j, &c);
 		if (!q_isspace(c))
 			break;
@@ -256,6 +278,14 @@ q_count(const unsigned char *s, size_t n, const char *needle)
 {
 	size_t k = 0, m = strlen(needle);
 	const unsigned char *p = s, *end = s + n, *q;
+
+	if (m == 1) {
+		while ((q = memchr(p, needle[0], (size_t)(end - p))) != NULL) {
+			k++;
+			p = q + 1;
+		}
+		return k;
+	}
 
 	while ((size_t)(end - p) >= m &&
 	    (q = memmem(p, (size_t)(end - p), needle, m)) != NULL) {

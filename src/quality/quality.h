@@ -20,7 +20,15 @@
 /* ---- pyclass.c: the character classes of Python's str ------------------ */
 
 /* str.isspace(): the 29 code points of bidi class WS, B or S, or Zs. */
-int	q_isspace(uint32_t c);
+int	q_isspace_table(uint32_t c);
+
+static inline int
+q_isspace(uint32_t c)
+{
+	if (c < 0x80)
+		return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20);
+	return q_isspace_table(c);
+}
 /* str.isalpha(): general category L (ICU's u_isalpha). */
 int	q_isalpha(uint32_t c);
 /* The \w of Python's re on str: isalnum() or '_'. */
@@ -30,7 +38,14 @@ int	q_isdigit(uint32_t c);
 /* Ends a line for str.splitlines(): \n \r \v \f \x1c-\x1e \x85 \u2028-9. */
 int	q_islinebreak(uint32_t c);
 /* In datatrove's PUNCTUATION_SET (text.py), and in TERMINAL_PUNCTUATION. */
-int	q_ispunct(uint32_t c);
+int	q_ispunct_table(uint32_t c);
+extern const unsigned char q_ascii_punct[128];
+
+static inline int
+q_ispunct(uint32_t c)
+{
+	return c < 0x80 ? q_ascii_punct[c] : q_ispunct_table(c);
+}
 int	q_isterminal(uint32_t c);
 /*
  * The code point at s[0..n) (n > 0; the text is valid UTF-8) and its
@@ -72,9 +87,23 @@ struct q_spans {
 	size_t		 n, cap;
 };
 
-void	q_spans_add(struct q_spans *s, size_t off, size_t len, size_t cps);
+void	q_spans_grow(struct q_spans *s);
+
+static inline void
+q_spans_add(struct q_spans *s, size_t off, size_t len, size_t cps)
+{
+	if (s->n == s->cap)
+		q_spans_grow(s);
+	s->v[s->n].off = off;
+	s->v[s->n].len = len;
+	s->v[s->n].cps = cps;
+	s->n++;
+}
 void	q_spans_free(struct q_spans *s);
-/* str.splitlines(): no empty last line after a final line break. */
+/*
+ * str.splitlines(): no empty last line after a final line break; the
+ * spans' cps are not counted (0).
+ */
 void	q_splitlines(const unsigned char *t, size_t n, struct q_spans *out);
 /* re.split(sep+): sep a byte ('\n'); pieces may be empty. */
 void	q_split_runs(const unsigned char *t, size_t n, unsigned char sep,
@@ -182,9 +211,10 @@ struct q_text {
 	const unsigned char *p;
 	size_t		 n;
 	size_t		 cps;		/* code points */
-	int		 have_words;
+	int		 have_words, have_lines;
 	unsigned	 gen;		/* counts the word lists computed */
 	struct q_spans	 words;
+	struct q_spans	 plines;	/* str.splitlines(), once */
 	/* scratch of the rules */
 	struct q_spans	 lines, lines2, sents;
 	struct pskd_buf	 lower, passed, buf;
@@ -194,6 +224,8 @@ struct q_text {
 };
 
 void	q_text_set(struct q_text *t, const unsigned char *p, size_t n);
+/* The lines of t as str.splitlines() cuts them, once. */
+const struct q_spans *q_text_lines(struct q_text *t);
 /* The words of t (q_words, once); -1 with e set. */
 int	q_text_words(struct q_text *t, struct q_seg *seg, struct pskd_error *e);
 void	q_text_free(struct q_text *t);

@@ -116,20 +116,25 @@ icu_words(struct q_seg *s, const unsigned char *t, size_t a, size_t b,
  * is no MidLetter there (CLDR took it out); Python's white space among the
  * others; the rest.
  */
-enum { C_O, C_L, C_N, C_E, C_MNL, C_MN, C_SQ, C_SP };
+enum { C_O, C_L, C_N, C_E, C_MNL, C_MN, C_SQ, C_SP, C_SPLIT, C_HIGH };
 
-static unsigned char wclass[128];
+/* By byte: C_SPLIT for the white space that splits chunks, C_HIGH >= 0x80. */
+static unsigned char wclass[256];
 
 static void
 wclass_init(void)
 {
 	int c;
 
-	for (c = 0; c < 128; c++) {
-		if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
+	for (c = 0; c < 256; c++) {
+		if (c >= 0x80)
+			wclass[c] = C_HIGH;
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
 			wclass[c] = C_L;
 		else if (c >= '0' && c <= '9')
 			wclass[c] = C_N;
+		else if (c == ' ' || (c >= '\t' && c <= '\r'))
+			wclass[c] = C_SPLIT;
 		else if (q_isspace((uint32_t)c))
 			wclass[c] = C_SP;
 		else
@@ -142,41 +147,53 @@ wclass_init(void)
 	wclass['\''] = C_SQ;
 }
 
-/*
- * The words of t[a..b), all ASCII without the white space that splits
- * chunks, as ICU's rules cut them: letters (and '@'), digits and '_'
- * hold together (WB5, WB8-10, WB13a-b), as do a letter, '.' or '\'' and a
- * letter (WB6-7) and a digit, ',' ';' '.' or '\'' and a digit (WB11-12); every
- * other character is a segment of its own (WB999).
- */
-static void
-ascii_words(const unsigned char *t, size_t a, size_t b, struct q_spans *out)
+static int
+wordish(unsigned c)
 {
-	size_t k = a, j;
-	unsigned c, m, prev;
+	return c == C_L || c == C_N || c == C_E;
+}
 
-	while (k < b) {
+/*
+ * The words of the chunk from t[k], as ICU's rules cut ASCII: letters
+ * (and '@'), digits and '_' hold together (WB5, WB8-10, WB13a-b), as do a
+ * letter, '.' or '\'' and a letter (WB6-7) and a digit, ',' ';' '.' or
+ * '\'' and a digit (WB11-12); every other character is a segment of its
+ * own (WB999).  Returns where the chunk ends (at white space that splits
+ * chunks, or n), or, at a byte of another character, (size_t)-1 - that
+ * byte's offset, with the chunk's words not all added.
+ */
+static size_t
+ascii_chunk(const unsigned char *t, size_t k, size_t n, struct q_spans *out)
+{
+	size_t j;
+	unsigned c, m, prev, next;
+
+	while (k < n) {
 		c = wclass[t[k]];
+		if (c == C_SPLIT)
+			return k;
+		if (c == C_HIGH)
+			return (size_t)-1 - k;
 		if (c == C_SP) {
 			k++;
 			continue;
 		}
-		if (c != C_L && c != C_N && c != C_E) {
+		if (!wordish(c)) {
 			q_spans_add(out, k, 1, 1);
 			k++;
 			continue;
 		}
 		for (j = k + 1;;) {
-			while (j < b && (c = wclass[t[j]]) >= C_L && c <= C_E)
+			while (j < n && wordish(wclass[t[j]]))
 				j++;
-			if (j + 1 >= b)
+			if (j + 1 >= n)
 				break;
 			m = wclass[t[j]];
 			prev = wclass[t[j - 1]];
-			c = wclass[t[j + 1]];
-			if ((prev == C_L && c == C_L && (m == C_MNL ||
-			    m == C_SQ)) || (prev == C_N &&
-			    c == C_N && (m == C_MN || m == C_MNL || m == C_SQ))) {
+			next = wclass[t[j + 1]];
+			if ((prev == C_L && next == C_L && (m == C_MNL ||
+			    m == C_SQ)) || (prev == C_N && next == C_N &&
+			    (m == C_MN || m == C_MNL || m == C_SQ))) {
 				j += 2;
 				continue;
 			}
@@ -185,26 +202,31 @@ ascii_words(const unsigned char *t, size_t a, size_t b, struct q_spans *out)
 		q_spans_add(out, k, j - k, j - k);
 		k = j;
 	}
+	return n;
 }
 
-/* White space that splits chunks: UAX #29 breaks on both sides of it. */
-static int
-splits(unsigned char c)
+/* The end of the chunk from i, and whether it has a byte >= 0x80. */
+static size_t
+chunk_end(const unsigned char *t, size_t i, size_t n, int *high)
 {
-	return c == ' ' || (c >= '\t' && c <= '\r');
+	*high = 0;
+	for (; i < n && wclass[t[i]] != C_SPLIT; i++)
+		*high |= t[i] >= 0x80;
+	return i;
 }
 
 /*
- * A chunk is a run without such white space; an ASCII chunk is cut by
- * ascii_words, and a run of chunks with other characters (and the white
- * space between them) by ICU: the words are those ICU finds in the whole
- * text, since no rule joins across the white space.
+ * A chunk is a run without white space that splits chunks (space, \t to
+ * \r): UAX #29 breaks on both sides of it, no rule joins across it.  An
+ * ASCII chunk is cut by ascii_chunk; a run of chunks with other
+ * characters (and the white space between them) by ICU.  So the words
+ * are those ICU finds in the whole text.
  */
 int
 q_words(struct q_seg *s, const unsigned char *t, size_t n,
     struct q_spans *out, struct pskd_error *e)
 {
-	size_t i = 0, cs, ce, j, k;
+	size_t i = 0, cs, ce, j, k, mark;
 	int high;
 
 	out->n = 0;
@@ -213,22 +235,21 @@ q_words(struct q_seg *s, const unsigned char *t, size_t n,
 	if (s->icu_only)
 		return n == 0 ? 0 : icu_words(s, t, 0, n, out, e);
 	while (i < n) {
-		while (i < n && splits(t[i]))
+		while (i < n && wclass[t[i]] == C_SPLIT)
 			i++;
-		for (cs = i, high = 0; i < n && !splits(t[i]); i++)
-			high |= t[i] >= 0x80;
-		ce = i;
-		if (cs == ce)
+		if (i == n)
 			break;
-		if (!high) {
-			ascii_words(t, cs, ce, out);
+		cs = i;
+		mark = out->n;
+		i = ascii_chunk(t, cs, n, out);
+		if (i <= n)
 			continue;
-		}
-		for (;;) {	/* the chunks with other characters after it */
-			for (j = ce; j < n && splits(t[j]); j++)
+		out->n = mark;		/* another character: ICU's */
+		ce = chunk_end(t, (size_t)-1 - i, n, &high);
+		for (;;) {	/* and the chunks with others after it */
+			for (j = ce; j < n && wclass[t[j]] == C_SPLIT; j++)
 				;
-			for (k = j, high = 0; k < n && !splits(t[k]); k++)
-				high |= t[k] >= 0x80;
+			k = chunk_end(t, j, n, &high);
 			if (!high || k == j)
 				break;
 			ce = k;

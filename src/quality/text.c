@@ -16,6 +16,16 @@ q_text_set(struct q_text *t, const unsigned char *p, size_t n)
 	t->n = n;
 	t->cps = q_cplen(p, n);
 	t->have_words = 0;
+	t->have_lines = 0;
+}
+
+const struct q_spans *
+q_text_lines(struct q_text *t)
+{
+	if (!t->have_lines)
+		q_splitlines(t->p, t->n, &t->plines);
+	t->have_lines = 1;
+	return &t->plines;
 }
 
 int
@@ -34,6 +44,7 @@ void
 q_text_free(struct q_text *t)
 {
 	q_spans_free(&t->words);
+	q_spans_free(&t->plines);
 	q_spans_free(&t->lines);
 	q_spans_free(&t->lines2);
 	q_spans_free(&t->sents);
