@@ -188,11 +188,11 @@ q_c4(struct q_text *t, struct q_seg *seg, const struct q_settings *s,
 		    (double)nsent < s->min_num_sentences) {
 			if (!s->split_paragraph)
 				nsent++;
-			else if (q_sentences(seg, cut->p, cut->len, &t->sents,
-			    e) == -1)
+			else if (q_sentence_count(seg, cut->p, cut->len,
+			    (size_t)s->min_num_sentences - nsent, &k, e) == -1)
 				return -1;
 			else
-				nsent += t->sents.n;
+				nsent += k;
 		}
 		if (nkept++ > 0)
 			pskd_buf_add(&t->passed, sep, 1);

@@ -249,11 +249,29 @@ too_many(const struct q_text *t)
 }
 
 uint64_t
-q_top_ngram(struct q_text *t, size_t n)
+q_longest_ngram(const struct q_text *t, size_t n)
+{
+	uint64_t c = 0, best;
+	size_t i;
+
+	if (t->words.n < n)
+		return 0;
+	for (i = 0; i < n; i++)
+		c += t->words.v[i].cps;
+	for (best = c, i = n; i < t->words.n; i++) {
+		c += t->words.v[i].cps - t->words.v[i - n].cps;
+		best = c > best ? c : best;
+	}
+	return best + n - 1;
+}
+
+uint64_t
+q_top_ngram(struct q_text *t, size_t n, uint64_t *topcount)
 {
 	struct q_ngram_tab *g;
 	size_t i, m, f, bestfirst = 0, bestcount = 0;
 
+	*topcount = 0;
 	if (t->words.n < n || too_many(t))
 		return 0;
 	g = tab(t);
@@ -270,6 +288,7 @@ q_top_ngram(struct q_text *t, size_t n)
 			bestfirst = f;
 		}
 	}
+	*topcount = bestcount;
 	return bestcount * cps(t, bestfirst, n, 1);
 }
 

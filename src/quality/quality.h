@@ -138,6 +138,9 @@ int	q_sentences(struct q_seg *s, const unsigned char *t, size_t n,
 	    struct q_spans *out, struct pskd_error *e);
 /* ICU for every word, no ASCII path (to test that they agree). */
 void	q_seg_icu_only(struct q_seg *s, int on);
+/* How many pieces q_sentences would cut t into, counted up to limit. */
+int	q_sentence_count(struct q_seg *s, const unsigned char *t, size_t n,
+	    size_t limit, size_t *count, struct pskd_error *e);
 /* The ICU version the iterators come from ("72.1"). */
 const char *q_icu_version(void);
 
@@ -277,9 +280,11 @@ struct q_ngram_tab;
 
 /*
  * Of the n-grams of words joined by a space: the code points of the most
- * frequent one times its count (ties: the first to appear).
+ * frequent one times its count (ties: the first to appear), and that
+ * count; the code points of the longest.
  */
-uint64_t q_top_ngram(struct q_text *t, size_t n);
+uint64_t q_top_ngram(struct q_text *t, size_t n, uint64_t *topcount);
+uint64_t q_longest_ngram(const struct q_text *t, size_t n);
 /*
  * datatrove's find_all_duplicate: the code points of the n-grams (joined
  * with nothing between) seen before, scanning on past each one found.

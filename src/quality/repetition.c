@@ -50,6 +50,7 @@ q_gopher_repetition(struct q_text *t, struct q_seg *seg,
     const struct q_settings *s, struct q_verdict *v, struct pskd_error *e)
 {
 	size_t a, b, i, n;
+	uint64_t top;
 	double r;
 
 	v->name = NULL;
@@ -71,10 +72,18 @@ q_gopher_repetition(struct q_text *t, struct q_seg *seg,
 		return 0;
 	if (q_text_words(t, seg, e) == -1)
 		return -1;
-	for (n = 1; n <= Q_NGRAM_MAX; n++) {
+	for (n = 1, top = UINT64_MAX; n <= Q_NGRAM_MAX; n++) {
 		if (!q_on(s->top_ngram[n]) || t->words.n < n)
 			continue;
-		r = q_ratio((double)q_top_ngram(t, n), (double)t->cps);
+		/*
+		 * An n-gram is at most as frequent as the (n-1)-gram it starts
+		 * with: when the top count of a shorter one times the longest
+		 * n-gram cannot pass the threshold, the top n-gram cannot.
+		 */
+		if (top != UINT64_MAX && q_ratio((double)(top *
+		    q_longest_ngram(t, n)), (double)t->cps) <= s->top_ngram[n])
+			continue;
+		r = q_ratio((double)q_top_ngram(t, n, &top), (double)t->cps);
 		if (r > s->top_ngram[n]) {
 			q_verdict_set(v, ngram_name(0, n), r, s->top_ngram[n]);
 			return 0;

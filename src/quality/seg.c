@@ -268,6 +268,22 @@ q_seg_icu_only(struct q_seg *s, int on)
 }
 
 int
+q_sentence_count(struct q_seg *s, const unsigned char *t, size_t n,
+    size_t limit, size_t *count, struct pskd_error *e)
+{
+	*count = 0;
+	if (n == 0) {
+		*count = 1;
+		return 0;
+	}
+	if (set_text(s, s->sent, t, n, e) == -1)
+		return -1;
+	while (*count < limit && ubrk_next(s->sent) != UBRK_DONE)
+		(*count)++;
+	return 0;
+}
+
+int
 q_sentences(struct q_seg *s, const unsigned char *t, size_t n,
     struct q_spans *out, struct pskd_error *e)
 {
