@@ -46,7 +46,16 @@ static struct {
 
 static enum set sets[8];
 static size_t nsets;
-static struct q_settings cfg;
+static struct q_settings cfg;		/* of every document */
+/* -s LANG:NAME=VALUE: the settings of documents in language LANG */
+#define MAXLANGS 64
+static struct lang {
+	char		*name;
+	struct q_settings s;
+} langs[MAXLANGS];
+static size_t nlangs;
+static char **setargs;			/* every -s, in order */
+static size_t nsetargs;
 static struct q_urls *urls;
 static struct q_seg *seg;
 static struct q_text text;
@@ -108,6 +117,79 @@ parse_sets(const char *list)
 	}
 }
 
+/* The language of -s LANG:NAME=VALUE, NULL for a plain NAME=VALUE. */
+static const char *
+scope(const char *arg, size_t *len)
+{
+	size_t n = strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789_-");
+
+	*len = n;
+	return n > 0 && arg[n] == ':' ? arg : NULL;
+}
+
+/* One -s: checked now, applied when every -s is known (settings()). */
+static void
+setarg(char *arg)
+{
+	struct q_settings t;
+	struct pskd_error e;
+	const char *l;
+	size_t len, i;
+
+	l = scope(arg, &len);
+	q_settings_default(&t);
+	if (q_settings_set(&t, Q_SET_FILTER, l ? arg + len + 1 : arg,
+	    &e) == -1) {
+		pskd_warnx("-s: %s", e.msg);
+		pskd_usage_error(NULL);
+	}
+	q_settings_free(&t);
+	setargs = pskd_xreallocarray(setargs, nsetargs + 1, sizeof(*setargs));
+	setargs[nsetargs++] = arg;
+	if (l == NULL)
+		return;
+	for (i = 0; i < nlangs; i++)
+		if (strlen(langs[i].name) == len &&
+		    strncmp(langs[i].name, arg, len) == 0)
+			return;
+	if (nlangs == MAXLANGS) {
+		pskd_warnx("-s: settings for more than %d languages", MAXLANGS);
+		pskd_usage_error(NULL);
+	}
+	langs[nlangs++].name = pskd_xstrndup(arg, len);
+}
+
+/*
+ * The settings of every document: the defaults, then the plain -s in
+ * order; of a language: those, then its own -s in order.
+ */
+static void
+settings(void)
+{
+	struct pskd_error e;
+	const char *l;
+	size_t i, k, len;
+
+	for (i = 0; i < nsetargs; i++)
+		if (scope(setargs[i], &len) == NULL)
+			q_settings_set(&cfg, Q_SET_FILTER, setargs[i], &e);
+	for (k = 0; k < nlangs; k++) {
+		q_settings_default(&langs[k].s);
+		for (i = 0; i < nsetargs; i++)
+			if (scope(setargs[i], &len) == NULL)
+				q_settings_set(&langs[k].s, Q_SET_FILTER,
+				    setargs[i], &e);
+		for (i = 0; i < nsetargs; i++) {
+			l = scope(setargs[i], &len);
+			if (l != NULL && strlen(langs[k].name) == len &&
+			    strncmp(langs[k].name, l, len) == 0)
+				q_settings_set(&langs[k].s, Q_SET_FILTER,
+				    setargs[i] + len + 1, &e);
+		}
+	}
+}
+
 static void
 load_list(const char *path, int substrings)
 {
@@ -121,25 +203,33 @@ load_list(const char *path, int substrings)
 
 /* The rule sets on one document, in order; v->name NULL: it passes. */
 static void
-judge(struct pskd_stage *st, int urlk, struct q_verdict *v)
+judge(struct pskd_stage *st, int urlk, int langk, struct q_verdict *v)
 {
 	const struct pskd_json_field *f;
+	const struct q_settings *cf = &cfg;
 	struct pskd_error e;
 	size_t i;
 	int rc = 0;
 
+	if (langk >= 0 && st->doc.f[langk].kind == PSKD_JSON_STRING) {
+		f = &st->doc.f[langk];
+		for (i = 0; i < nlangs; i++)
+			if (strlen(langs[i].name) == f->value.len &&
+			    memcmp(langs[i].name, f->value.p, f->value.len) == 0)
+				cf = &langs[i].s;
+	}
 	q_text_set(&text, st->doc.text, st->doc.textlen);
 	v->name = NULL;
 	for (i = 0; i < nsets && v->name == NULL && rc == 0; i++) {
 		switch (sets[i]) {
 		case SET_GOPHER_QUALITY:
-			rc = q_gopher_quality(&text, seg, &cfg, v, &e);
+			rc = q_gopher_quality(&text, seg, cf, v, &e);
 			break;
 		case SET_GOPHER_REPETITION:
-			rc = q_gopher_repetition(&text, seg, &cfg, v, &e);
+			rc = q_gopher_repetition(&text, seg, cf, v, &e);
 			break;
 		case SET_C4:
-			rc = q_c4(&text, seg, &cfg, v, &e);
+			rc = q_c4(&text, seg, cf, v, &e);
 			if (rc == 0 && v->name == NULL) {
 				/* the sets after c4 judge what it passes on */
 				c4text.len = 0;
@@ -149,7 +239,7 @@ judge(struct pskd_stage *st, int urlk, struct q_verdict *v)
 			}
 			break;
 		case SET_FINEWEB:
-			rc = q_fineweb(&text, seg, &cfg, v, &e);
+			rc = q_fineweb(&text, seg, cf, v, &e);
 			break;
 		case SET_URL:
 			f = &st->doc.f[urlk];
@@ -167,7 +257,8 @@ run(struct pskd_stage *st, int argc, char **argv)
 {
 	struct pskd_error e;
 	struct q_verdict v;
-	int urlk = -1;
+	int urlk = -1, langk = -1;
+	size_t i;
 
 	if ((seg = q_seg_open(&e)) == NULL)
 		pskd_errx(PSKD_EXIT_DATA, "%s", e.msg);
@@ -178,8 +269,10 @@ run(struct pskd_stage *st, int argc, char **argv)
 		    "joined by dots", opt.url_field);
 		pskd_usage_error(NULL);
 	}
+	if (nlangs > 0)
+		langk = pskd_doc_extra(&st->doc, "language");
 	while (pskd_stage_next(st)) {
-		judge(st, urlk, &v);
+		judge(st, urlk, langk, &v);
 		if (v.name == NULL)
 			pskd_stage_keep(st);
 		else
@@ -190,6 +283,8 @@ run(struct pskd_stage *st, int argc, char **argv)
 	q_seg_close(seg);
 	q_urls_free(urls);
 	q_settings_free(&cfg);
+	for (i = 0; i < nlangs; i++)
+		q_settings_free(&langs[i].s);
 	return pskd_stage_close(st);
 }
 
@@ -218,7 +313,6 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct pskd_stage st;
-	struct pskd_error e;
 	struct pskd_writer w;
 	const char *banned[16], *blocklists[16];
 	size_t nbanned = 0, nblock = 0, i;
@@ -235,11 +329,7 @@ main(int argc, char **argv)
 		case 'q': pskd_progress_mode = -1; break;
 		case 'r': opt.rules = optarg; break;
 		case 's':
-			if (q_settings_set(&cfg, Q_SET_FILTER, optarg,
-			    &e) == -1) {
-				pskd_warnx("-s: %s", e.msg);
-				pskd_usage_error(NULL);
-			}
+			setarg(optarg);
 			break;
 		case OPT_DROPPED: st.dropped = optarg; break;
 		case OPT_ID: st.idfield = optarg; break;
@@ -265,11 +355,15 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	settings();
 	if (opt.settings) {
 		if (argc > 0)
 			pskd_usage_error(NULL);
 		pskd_writer_init(&w, 1, "<stdout>");
-		q_settings_print(&cfg, Q_SET_FILTER, &w);
+		q_settings_print(&cfg, Q_SET_FILTER, &w, NULL);
+		for (i = 0; i < nlangs; i++)
+			q_settings_print(&langs[i].s, Q_SET_FILTER, &w,
+			    langs[i].name);
 		pskd_writer_finish(&w);
 		q_settings_free(&cfg);
 		return 0;

@@ -110,7 +110,7 @@ main(int argc, char **argv)
 		if (argc > 0)
 			pskd_usage_error(NULL);
 		pskd_writer_init(&w, 1, "<stdout>");
-		q_settings_print(&cfg, Q_SET_REDACT, &w);
+		q_settings_print(&cfg, Q_SET_REDACT, &w, NULL);
 		pskd_writer_finish(&w);
 		q_settings_free(&cfg);
 		return 0;

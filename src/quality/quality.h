@@ -196,9 +196,9 @@ void	q_settings_default(struct q_settings *s);
  */
 int	q_settings_set(struct q_settings *s, int which, const char *arg,
 	    struct pskd_error *e);
-/* Every setting of which, "NAME=VALUE" a line, to w. */
+/* Every setting of which, "NAME=VALUE" a line (lang: "LANG:NAME=VALUE"). */
 void	q_settings_print(const struct q_settings *s, int which,
-	    struct pskd_writer *w);
+	    struct pskd_writer *w, const char *lang);
 void	q_settings_free(struct q_settings *s);
 
 /* ---- the rule sets -------------------------------------------------------- */

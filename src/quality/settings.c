@@ -328,7 +328,8 @@ bad:
 }
 
 static void
-print_number(struct pskd_writer *w, const char *name, double d)
+print_number(struct pskd_writer *w, const char *lang, const char *name,
+    double d)
 {
 	char buf[40];
 
@@ -336,11 +337,13 @@ print_number(struct pskd_writer *w, const char *name, double d)
 		snprintf(buf, sizeof(buf), "off");
 	else
 		q_format_number(buf, sizeof(buf), d);
-	pskd_writer_printf(w, "%s=%s\n", name, buf);
+	pskd_writer_printf(w, "%s%s%s=%s\n", lang ? lang : "", lang ? ":" : "",
+	    name, buf);
 }
 
 void
-q_settings_print(const struct q_settings *s, int which, struct pskd_writer *w)
+q_settings_print(const struct q_settings *s, int which, struct pskd_writer *w,
+    const char *lang)
 {
 	const char *base = (const char *)s;
 	const struct q_words *ws;
@@ -354,10 +357,13 @@ q_settings_print(const struct q_settings *s, int which, struct pskd_writer *w)
 
 		if (!(t->which & which))
 			continue;
+		if (lang && t->kind != K_REAL && t->kind != K_COUNT)
+			pskd_writer_printf(w, "%s:", lang);
 		switch (t->kind) {
 		case K_REAL:
 		case K_COUNT:
-			print_number(w, t->name, *(const double *)(base + t->off));
+			print_number(w, lang, t->name,
+			    *(const double *)(base + t->off));
 			break;
 		case K_BOOL:
 			pskd_writer_printf(w, "%s=%d\n", t->name,
@@ -387,13 +393,13 @@ q_settings_print(const struct q_settings *s, int which, struct pskd_writer *w)
 			if (s->top_ngram[n] >= 0) {
 				snprintf(name, sizeof(name),
 				    "repetition.top_%d_gram", n);
-				print_number(w, name, s->top_ngram[n]);
+				print_number(w, lang, name, s->top_ngram[n]);
 			}
 		for (n = 1; n <= Q_NGRAM_MAX; n++)
 			if (s->dup_ngram[n] >= 0) {
 				snprintf(name, sizeof(name),
 				    "repetition.duplicated_%d_n_grams", n);
-				print_number(w, name, s->dup_ngram[n]);
+				print_number(w, lang, name, s->dup_ngram[n]);
 			}
 	}
 }

@@ -113,7 +113,7 @@ settings(const unsigned char *p, size_t n)
 				abort();
 		}
 		pskd_writer_init(&w, -1, "null");
-		q_settings_print(&s, which, &w);
+		q_settings_print(&s, which, &w, NULL);
 		free(w.buf);
 		q_settings_free(&s);
 		free(copy);

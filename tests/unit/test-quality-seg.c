@@ -89,6 +89,9 @@ main(void)
 		n += q_ispunct((uint32_t)x);
 	}
 	check(bad == 0, "every terminal punctuation mark is punctuation");
+	for (bad = 0, x = 0; x < 0x80; x++)
+		bad += q_ispunct((uint32_t)x) != q_ispunct_table((uint32_t)x);
+	check(bad == 0, "the ASCII punctuation table is the ranges'");
 	/* datatrove's sets: 281 and 159 characters */
 	check(n == 281, "281 punctuation characters (%zu)", n);
 	for (n = 0, x = 0; x < 0x110000; x++)
