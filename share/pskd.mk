@@ -121,9 +121,9 @@ all: $(OUT) $(D)/preview.txt
 # The URL list read by awk, in one of four modes: table (NAME/FILE/STALE/
 # INDEX a shard, STALE when D/shards/NAME.url is not its line; then
 # lists/shards-stale when D/lists/shards is not the list), line (shard
-# want's line as pskd-get reads it), shards (NAME SOURCE FILE a line: the
-# documents dedup reads, shards/NAME/FILE or clean/NAME.jsonl.zst, and
-# the shard's file, which its manifest names),
+# want's line as pskd-get reads it), shards (NAME shards/NAME/FILE a line;
+# with a document stage on, NAME clean/NAME.jsonl.zst FILE: what dedup
+# reads, and the shard's file, which its manifest names),
 # pieces (PIECE shards/NAME/FILE K N SEQ a line).  Every statement ends
 # with a semicolon: $(shell) drops the newlines.
 define pskd_awk
@@ -204,7 +204,7 @@ END {
 		for (i = 1; i <= n; i++) {
 			printf "%s/%s/%d/%d\n", name[i], file[i],
 			    readfile(dir "/" name[i] ".url") != lines[i] "\n", i - 1;
-			list = list name[i] " " source(i) "\n";
+			list = list name[i] " " source(i) (clean ? " " file[i] : "") "\n";
 		}
 		if (readfile(dir "/../lists/shards") != list)
 			print "lists/shards-stale";
@@ -214,7 +214,7 @@ END {
 				print lines[i];
 	} else if (mode == "shards") {
 		for (i = 1; i <= n; i++)
-			print name[i], source(i), file[i];
+			print name[i], source(i) (clean ? " " file[i] : "");
 	} else if (mode == "pieces") {
 		w = length(pieces - 1);
 		for (i = 1; i <= n; i++)
@@ -429,7 +429,7 @@ $(D)/kept/done: $(READY) $(D)/lists/shards
 	    pskd-shingle $(pskd_field) $(SHINGLEFLAGS) | pskd-minhash $(MINHASHFLAGS) | \
 	    pskd-lsh -q $(pskd_brt) -i $(D)/index --verdicts $(D)/kept/$$s.verdicts \
 	        --dropped $(D)/kept/$$s.dropped > $(D)/kept/$$s.jsonl; \
-	    $(call pskd_finish,$$s,$$o); \
+	    $(call pskd_finish,$$s,$${o:-$${f##*/}}); \
 	done < $(D)/lists/shards
 	mv $(D)/kept/shards.sha256 $(D)/index.sha256
 	touch $@
