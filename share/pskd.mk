@@ -33,6 +33,10 @@
 #   DECON      benchmark files for pskd-decon -b (blank-separated);
 #              empty: no decontamination step
 #   LANGFLAGS FILTERFLAGS DECONFLAGS  more options of those stages
+#   REDACT     1: pskd-redact replaces email and public IP addresses in
+#              the kept documents on their way to pskd-tok (after
+#              deduplication, where FineWeb formats PII); REDACTFLAGS
+#              its options.  Tokens made before are not made again
 #   BANDS ROWS THRESHOLD  pskd-lsh -b -r -t (empty: its defaults)
 #   GETFLAGS SHINGLEFLAGS MINHASHFLAGS TOKFLAGS SORTFLAGS
 #   ZSTDFLAGS  for the kept shards (-3; -19 makes them smaller at about a
@@ -96,6 +100,8 @@ DECON        ?=
 LANGFLAGS    ?=
 FILTERFLAGS  ?=
 DECONFLAGS   ?=
+REDACT       ?=
+REDACTFLAGS  ?=
 
 # The document stages that are on, in the order they run: each shard's
 # documents go through them into D/clean/NAME.jsonl.zst before
@@ -115,7 +121,9 @@ all: $(OUT) $(D)/preview.txt
 # The URL list read by awk, in one of four modes: table (NAME/FILE/STALE/
 # INDEX a shard, STALE when D/shards/NAME.url is not its line; then
 # lists/shards-stale when D/lists/shards is not the list), line (shard
-# want's line as pskd-get reads it), shards (NAME shards/NAME/FILE a line),
+# want's line as pskd-get reads it), shards (NAME shards/NAME/FILE a line;
+# with a document stage on, NAME clean/NAME.jsonl.zst FILE: what dedup
+# reads, and the shard's file, which its manifest names),
 # pieces (PIECE shards/NAME/FILE K N SEQ a line).  Every statement ends
 # with a semicolon: $(shell) drops the newlines.
 define pskd_awk
@@ -196,7 +204,7 @@ END {
 		for (i = 1; i <= n; i++) {
 			printf "%s/%s/%d/%d\n", name[i], file[i],
 			    readfile(dir "/" name[i] ".url") != lines[i] "\n", i - 1;
-			list = list name[i] " " source(i) "\n";
+			list = list name[i] " " source(i) (clean ? " " file[i] : "") "\n";
 		}
 		if (readfile(dir "/../lists/shards") != list)
 			print "lists/shards-stale";
@@ -206,7 +214,7 @@ END {
 				print lines[i];
 	} else if (mode == "shards") {
 		for (i = 1; i <= n; i++)
-			print name[i], source(i);
+			print name[i], source(i) (clean ? " " file[i] : "");
 	} else if (mode == "pieces") {
 		w = length(pieces - 1);
 		for (i = 1; i <= n; i++)
@@ -301,8 +309,10 @@ pskd_cmd_pairs = tr " \n" "\0\0" < $1 | LC_ALL=C sort $(SORTFLAGS) --files0-from
 # $(call pskd_cmd_apply,PREFIX): the lines the piece's verdicts keep.
 pskd_cmd_apply = pskd-lsh --apply $1.verdicts --dropped $1.dropped $1.sig > $1.kept.jsonl
 
-# $(call pskd_cmd_tok,KEPT,OUT): a shard's kept documents to tokens.
-pskd_cmd_tok = pskd-unzst $1 | pskd-tok -q $(pskd_tokflags) $(pskd_field) $(TOKFLAGS) | \
+# $(call pskd_cmd_tok,KEPT,OUT): a shard's kept documents to tokens
+# (through pskd-redact with REDACT set).
+pskd_redact  = $(if $(REDACT),pskd-redact -q $(pskd_field) $(REDACTFLAGS) |)
+pskd_cmd_tok = pskd-unzst $1 | $(pskd_redact) pskd-tok -q $(pskd_tokflags) $(pskd_field) $(TOKFLAGS) | \
     pskd-pack -o $2
 
 # $(call pskd_cmd_STAGE,NAME): a document stage of shard NAME (LANG,
@@ -409,17 +419,17 @@ $(KEPT): $(D)/kept/done ;
 $(D)/kept/done: $(READY) $(D)/lists/shards
 	rm -rf $(D)/kept
 	mkdir -p $(D)/kept
-	while read -r s f; do sha256sum < $(D)/$$f; done < $(D)/lists/shards \
+	while read -r s f o; do sha256sum < $(D)/$$f; done < $(D)/lists/shards \
 	    > $(D)/kept/shards.sha256
 	[ -f $(D)/index.sha256 ] && n=$$(wc -l < $(D)/index.sha256) && \
 	    head -n "$$n" $(D)/kept/shards.sha256 | cmp -s - $(D)/index.sha256 || \
 	    rm -rf $(D)/index $(D)/index.sha256
-	while read -r s f; do \
+	while read -r s f o; do \
 	    { $(call pskd_read,$(D)/$$f,0,1); } | \
 	    pskd-shingle $(pskd_field) $(SHINGLEFLAGS) | pskd-minhash $(MINHASHFLAGS) | \
 	    pskd-lsh -q $(pskd_brt) -i $(D)/index --verdicts $(D)/kept/$$s.verdicts \
 	        --dropped $(D)/kept/$$s.dropped > $(D)/kept/$$s.jsonl; \
-	    $(call pskd_finish,$$s,$${f##*/}); \
+	    $(call pskd_finish,$$s,$${o:-$${f##*/}}); \
 	done < $(D)/lists/shards
 	mv $(D)/kept/shards.sha256 $(D)/index.sha256
 	touch $@
