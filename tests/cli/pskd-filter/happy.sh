@@ -7,4 +7,5 @@ pskd-filter --verdicts v.tsv --dropped d.tsv docs.jsonl > kept.jsonl
 head -n 1 docs.jsonl | cmp - kept.jsonl && echo kept: good
 cat v.tsv
 cut -f 1-4 d.tsv
-cut -f 5- d.tsv | cmp - "$TESTDIR/docs.jsonl" || echo "dropped: all but the first"
+tail -n +2 docs.jsonl > rest.jsonl
+cut -f 5- d.tsv | cmp - rest.jsonl && echo "dropped: all but the first, as they came"
