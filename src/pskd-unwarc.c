@@ -42,7 +42,7 @@ static struct doc d;
 static struct pskd_output out;
 static struct pskd_writer w;
 static struct pskd_rejects rej;
-static uint64_t nrecords;
+static uint64_t nrecords, ntooshort;
 
 /*
  * Lines not yet written: they wait for the member or frame that holds the
@@ -210,6 +210,7 @@ one(struct wi *in, struct warc_rec *rec)
 	}
 	if (warc_finish(in, rec) == -1)
 		return bad_record(in, rec, rec->why, 1);
+	ntooshort += rec->too_short;
 	if (held.len > at)
 		hold(in->dpos);
 	return 1;
@@ -357,6 +358,10 @@ summary(void)
 		n += (size_t)snprintf(line + n, sizeof(line) - n,
 		    "; %llu bad bytes replaced",
 		    (unsigned long long)d.ninvalid);
+	if (ntooshort > 0 && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n,
+		    "; %llu blocks longer than their Content-Length",
+		    (unsigned long long)ntooshort);
 	if (d.cut > 0 && n < sizeof(line))
 		snprintf(line + n, sizeof(line) - n, "; %llu pages cut at a "
 		    "bound", (unsigned long long)d.cut);

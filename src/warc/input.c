@@ -434,6 +434,23 @@ wi_check(struct wi *w, uint64_t d)
 	return 0;
 }
 
+int
+wi_piece_rest(struct wi *w)
+{
+	size_t k;
+
+	for (;;) {
+		for (k = 0; k < w->npieces; k++)
+			if (w->pieces[k].d > w->dpos)
+				return wi_discard(w, w->pieces[k].d - w->dpos);
+		if (!w->inside)
+			return wi_discard(w, w->checked - w->dpos);
+		room(w);
+		if (fill(w) == -1)
+			return -1;
+	}
+}
+
 uint64_t
 wi_file_offset(struct wi *w, uint64_t d, int *first)
 {

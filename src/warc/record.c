@@ -115,6 +115,7 @@ warc_next(struct wi *w, struct warc_rec *rec)
 	rec->hdr.len = 0;
 	rec->length = 0;
 	rec->loaded = 0;
+	rec->too_short = 0;
 	rec->why[0] = '\0';
 	if ((r = skip_newlines(w, rec)) <= 0)
 		return r;
@@ -124,6 +125,7 @@ warc_next(struct wi *w, struct warc_rec *rec)
 	if (got < 0)
 		return input_failed(w, rec);
 	rec->off = wi_file_offset(w, rec->d, &first);
+	rec->first = first;
 	if (got < 5 || memcmp(p, "WARC/", 5) != 0)
 		return bad(rec, "not a WARC record (no WARC/ version line)");
 	for (;;) {
@@ -210,6 +212,18 @@ warc_get(const struct warc_rec *rec, const char *name, size_t *len)
 	return NULL;
 }
 
+/* Whether the next decoded byte is the first of a gzip member or frame. */
+static int
+at_piece_start(const struct wi *w)
+{
+	size_t k;
+
+	for (k = 0; k < w->npieces; k++)
+		if (w->pieces[k].d == w->dpos)
+			return w->fmt != WI_PLAIN;
+	return 0;
+}
+
 /* A block cut short by the end of the file (or by a bad piece). */
 static int
 short_block(struct wi *w, struct warc_rec *rec, uint64_t have)
@@ -243,15 +257,48 @@ warc_block(struct wi *w, struct warc_rec *rec, size_t max,
 int
 warc_finish(struct wi *w, struct warc_rec *rec)
 {
+	const unsigned char *p;
 	uint64_t before = w->dpos;
+	ssize_t got;
 
-	if (rec->loaded) {
+	if (rec->loaded)
 		wi_skip(w, (size_t)rec->length);
-		return 0;
+	else {
+		w->why[0] = '\0';
+		if (wi_discard(w, rec->length) == -1)
+			return short_block(w, rec, w->dpos - before);
 	}
-	w->why[0] = '\0';
-	if (wi_discard(w, rec->length) == -1)
-		return short_block(w, rec, w->dpos - before);
+	/*
+	 * CR LF CR LF, or any run of them, or the end of the file.  A block
+	 * that goes on (a Content-Length too small, as some writers make) is
+	 * let pass to the end of its gzip member or zstd frame when it
+	 * started one, else of its line, as warcio does.
+	 */
+	got = wi_peek(w, 5, &p);
+	if (got < 0)
+		return input_failed(w, rec);
+	if (got == 0 || p[0] == '\r' || p[0] == '\n' || at_piece_start(w) ||
+	    (got >= 5 && memcmp(p, "WARC/", 5) == 0))
+		return 0;
+	if (rec->first &&
+	    w->fmt != WI_PLAIN) {
+		if (wi_piece_rest(w) == -1)
+			return input_failed(w, rec);
+		rec->too_short = 1;
+	} else {
+		const unsigned char *nl;
+
+		got = wi_peek(w, 65536, &p);
+		if (got < 0)
+			return input_failed(w, rec);
+		nl = memchr(p, '\n', (size_t)got);
+		if (nl == NULL)
+			return bad(rec, "no CR LF after its block (is "
+			    "Content-Length %llu right?)",
+			    (unsigned long long)rec->length);
+		wi_skip(w, (size_t)(nl + 1 - p));
+		rec->too_short = 1;
+	}
 	return 0;
 }
 

@@ -64,6 +64,8 @@ ssize_t	wi_peek(struct wi *w, size_t n, const unsigned char **p);
 void	wi_skip(struct wi *w, size_t n);
 /* Decode until the bytes before d are checked: 0, or -1. */
 int	wi_check(struct wi *w, uint64_t d);
+/* Skip to the end of the piece holding the next byte: 0, or -1. */
+int	wi_piece_rest(struct wi *w);
 /* Skip n decoded bytes without holding them; 0, or -1 (short: why). */
 int	wi_discard(struct wi *w, uint64_t n);
 /*
@@ -94,6 +96,8 @@ struct warc_rec {
 	size_t		 nf, fcap;
 	uint64_t	 length;	/* Content-Length */
 	int		 loaded;	/* warc_block gave the block */
+	int		 too_short;	/* text after the block, skipped */
+	int		 first;		/* it starts its piece */
 	char		 why[256];
 };
 
