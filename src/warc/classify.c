@@ -170,6 +170,11 @@ static const struct pattern {
 	{ "popular", H_NEG2, 0 }, { "disqus", H_NEG2, 0 },
 	{ "outbrain", H_NEG2, 0 }, { "taboola", H_NEG2, 0 },
 	{ "tags", H_NEG2, 1 }, { "tagcloud", H_NEG2, 0 },
+	{ "gallery", H_NEG2, 0 }, { "slideshow", H_NEG2, 0 },
+	{ "carousel", H_NEG2, 0 }, { "byline", H_NEG2, 0 },
+	{ "dateline", H_NEG2, 0 }, { "author", H_NEG2, 0 },
+	{ "disclosure", H_NEG2, 0 },
+	{ "caption", H_NEG2, 0 }, { "credit", H_NEG2, 0 },
 	{ "article", H_POS, 0 }, { "content", H_POS, 0 },
 	{ "entry", H_POS, 0 }, { "main", H_POS, 1 }, { "post", H_POS, 0 },
 	{ "story", H_POS, 0 }, { "text", H_POS, 1 }, { "body", H_POS, 0 },
@@ -237,9 +242,7 @@ html_hint(GumboNode *n, int article)
 		h |= names_hint(v);
 	if ((v = html_attr(n, "id")) != NULL)
 		h |= names_hint(v);
-	/* Inside an article, only the strong words of boilerplate count. */
-	if (article && (h & H_NEG2))
-		h &= ~(unsigned)H_NEG2;
+	(void)article;
 	if (h & (H_NEG1 | H_NEG2))
 		h &= ~(unsigned)H_POS;
 	return h;

@@ -44,6 +44,7 @@ struct block {
 	size_t		 linkbytes;
 	int		 owner;		/* the elem it belongs to */
 	int		 kind;
+	int		 h1;		/* an h1 heading */
 	int		 dropped;
 	int64_t		 w;
 };
@@ -95,6 +96,7 @@ flush(struct priv *x, int owner, int kind)
 		b->linkbytes = x->t.linkbytes < n ? x->t.linkbytes : n;
 		b->owner = owner;
 		b->kind = kind;
+		b->h1 = owner >= 0 && x->e[owner].tag == GUMBO_TAG_H1;
 		b->dropped = 0;
 		b->w = 0;
 		pskd_buf_add(&x->pool, p, n);
@@ -341,6 +343,26 @@ inside(struct priv *x, size_t i, int pick, int recall)
 	return a >= 0 && x->e[a].score > 0;
 }
 
+/* A line that is no text: one URL, or the label of an advertisement. */
+static int
+is_noise(const unsigned char *t, size_t n)
+{
+	static const char *const labels[] = {
+		"Advert", "Advertisement", "ADVERTISEMENT", "Anzeige",
+		"Werbung", "Publicité", "Publicidad", "Pubblicità", "Реклама",
+		"広告", "广告", "광고",
+	};
+	size_t i;
+
+	if (n > 8 && (memcmp(t, "http://", 7) == 0 ||
+	    memcmp(t, "https://", 8) == 0) && memchr(t, ' ', n) == NULL)
+		return 1;
+	for (i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+		if (strlen(labels[i]) == n && memcmp(labels[i], t, n) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 emit(struct priv *x, struct extract *xo, int pick)
 {
@@ -373,15 +395,27 @@ emit(struct priv *x, struct extract *xo, int pick)
 				keep[k++] = keep[i];
 		n = k;
 	}
-	/* A headline that repeats the title is the title's. */
-	if (n > 0 && x->b[keep[0]].kind == K_HEADING && xo->title.len > 0) {
-		struct block *b = &x->b[keep[0]];
+	/*
+	 * The headline is the title's: an h1 before the first prose, and a
+	 * heading that the title holds or that holds the title.  Bare URLs,
+	 * advertisement labels and a closing copyright line go too.
+	 */
+	for (i = k = 0; i < n; i++) {
+		struct block *b = &x->b[keep[i]];
 
 		t = x->pool.p + b->off;
-		if (b->len <= xo->title.len &&
-		    memmem(xo->title.p, xo->title.len, t, b->len) != NULL)
-			memmove(keep, keep + 1, --n * sizeof(*keep));
+		if (b->kind == K_HEADING && ((b->h1 && k == 0) ||
+		    (b->len <= xo->title.len && memmem(xo->title.p,
+		    xo->title.len, t, b->len) != NULL) || (xo->title.len > 0 &&
+		    memmem(t, b->len, xo->title.p, xo->title.len) != NULL)))
+			continue;
+		if (is_noise(t, b->len) || (i == n - 1 && (b->len < 200 &&
+		    (memmem(t, b->len, "\xc2\xa9", 2) != NULL ||
+		    (b->len >= 9 && memcmp(t, "Copyright", 9) == 0)))))
+			continue;
+		keep[k++] = keep[i];
 	}
+	n = k;
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			pskd_buf_addc(&xo->text, '\n');
