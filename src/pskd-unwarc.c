@@ -17,8 +17,8 @@
 #include "warc/warc.h"
 
 static const char usage_text[] =
-    "pskd-unwarc [-aPq] [-m size] [-o file] [-t types] [--favour-precision |\n"
-    "           --favour-recall] [--rejects file] [file ...]\n"
+    "pskd-unwarc [-aPq] [-m size] [-o file] [-t types]\n"
+    "           [--favour-precision | --favour-recall] [--rejects file] [file ...]\n"
     "       pskd-unwarc [-aPq] [-m size] [-o file] [-t types] -r range file\n"
     "       pskd-unwarc -s n file";
 
