@@ -115,17 +115,34 @@ zstd_dictionary(struct wi *w)
 	return 0;
 }
 
+static int start(struct wi *w);
+
 int
 wi_open(struct wi *w, const char *path)
 {
-	const unsigned char *p;
-	ssize_t got;
-
 	memset(w, 0, sizeof(*w));
 	if (pskd_reader_open(&w->r, path) == -1) {
 		w->name = path;
 		return fail(w, "%s", strerror(errno));
 	}
+	return start(w);
+}
+
+int
+wi_fdopen(struct wi *w, int fd, const char *name)
+{
+	memset(w, 0, sizeof(*w));
+	pskd_reader_fdopen(&w->r, fd, name);
+	return start(w);
+}
+
+/* The format of the file just opened, and its decoder. */
+static int
+start(struct wi *w)
+{
+	const unsigned char *p;
+	ssize_t got;
+
 	w->name = w->r.name;
 	w->cap = 2 * CHUNK;
 	w->buf = pskd_xmalloc(w->cap);

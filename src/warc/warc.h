@@ -53,6 +53,8 @@ struct wi {
 
 /* Opens path (NULL or "-": standard input) and sniffs its format. */
 int	wi_open(struct wi *w, const char *path);
+/* The same for an open descriptor (closed by wi_close only if owned). */
+int	wi_fdopen(struct wi *w, int fd, const char *name);
 /* Continue at file offset off, the start of a piece (a seek if it can). */
 int	wi_seek(struct wi *w, uint64_t off);
 void	wi_close(struct wi *w);
