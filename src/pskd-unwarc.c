@@ -80,27 +80,6 @@ usage(void)
 }
 
 static void
-parse_range(const char *s)
-{
-	const char *dash = strchr(s, '-');
-	char *a;
-
-	if (dash == NULL) {
-		pskd_warnx("--range: '%s' is not FROM-TO", s);
-		pskd_usage_error(NULL);
-	}
-	a = pskd_xstrndup(s, (size_t)(dash - s));
-	opt.from = pskd_optnum("--range", a, 0, UINT64_MAX, 0);
-	opt.to = pskd_optnum("--range", dash + 1, 0, UINT64_MAX, 0);
-	free(a);
-	if (opt.from > opt.to) {
-		pskd_warnx("--range: '%s' ends before it starts", s);
-		pskd_usage_error(NULL);
-	}
-	opt.range = 1;
-}
-
-static void
 parse_types(char *s)
 {
 	char *t, *last;
@@ -382,6 +361,8 @@ main(int argc, char **argv)
 		{ "type", required_argument, NULL, 't' },
 		{ "favour-precision", no_argument, NULL, OPT_PRECISION },
 		{ "favour-recall", no_argument, NULL, OPT_RECALL },
+		{ "favor-precision", no_argument, NULL, OPT_PRECISION },
+		{ "favor-recall", no_argument, NULL, OPT_RECALL },
 		{ "rejects", required_argument, NULL, OPT_REJECTS },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -403,7 +384,10 @@ main(int argc, char **argv)
 		case 'o': opt.output = optarg; break;
 		case 'P': pskd_progress_mode = 1; break;
 		case 'q': opt.quiet = 1; pskd_progress_mode = -1; break;
-		case 'r': parse_range(optarg); break;
+		case 'r':
+			pskd_optrange("--range", optarg, &opt.from, &opt.to);
+			opt.range = 1;
+			break;
 		case 's':
 			opt.split = pskd_optnum("-s", optarg, 1, 1000000, 0);
 			break;
@@ -446,6 +430,8 @@ main(int argc, char **argv)
 	for (i = 0; i < argc; i++)
 		unwarc(argv[i]);
 	pskd_output_close(&out, &w);
+	pskd_progress(1, "%llu records, %llu documents",
+	    (unsigned long long)nrecords, (unsigned long long)d.docs);
 	summary();
 	if (opt.rejects != NULL)
 		pskd_rejects_close(&rej);

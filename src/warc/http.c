@@ -26,19 +26,6 @@ lower_copy(char *dst, size_t size, const unsigned char *p, size_t n)
 	return 0;
 }
 
-static const unsigned char *
-trim(const unsigned char *p, size_t *n)
-{
-	while (*n > 0 && (p[*n - 1] == ' ' || p[*n - 1] == '\t' ||
-	    p[*n - 1] == '\r'))
-		(*n)--;
-	while (*n > 0 && (*p == ' ' || *p == '\t')) {
-		p++;
-		(*n)--;
-	}
-	return p;
-}
-
 void
 http_content_type(const char *v, size_t n, char *media, size_t msize,
     char *label, size_t lsize)
@@ -49,7 +36,7 @@ http_content_type(const char *v, size_t n, char *media, size_t msize,
 	media[0] = label[0] = '\0';
 	semi = memchr(p, ';', n);
 	k = semi ? (size_t)(semi - p) : n;
-	q = trim(p, &k);
+	q = warc_trim(p, &k);
 	lower_copy(media, msize, q, k);
 	/* The parameters: the charset's value, quoted or not. */
 	while (semi != NULL) {
@@ -57,7 +44,7 @@ http_content_type(const char *v, size_t n, char *media, size_t msize,
 		rest = n - (size_t)(p - (const unsigned char *)v);
 		semi = memchr(p, ';', rest);
 		k = semi ? (size_t)(semi - p) : rest;
-		q = trim(p, &k);
+		q = warc_trim(p, &k);
 		if (k > 8 && strncasecmp((const char *)q, "charset=", 8) == 0) {
 			q += 8;
 			k -= 8;
@@ -68,7 +55,7 @@ http_content_type(const char *v, size_t n, char *media, size_t msize,
 					k = (size_t)((const unsigned char *)
 					    memchr(q, '"', k) - q);
 			}
-			q = trim(q, &k);
+			q = warc_trim(q, &k);
 			lower_copy(label, lsize, q, k);
 			return;
 		}
@@ -114,7 +101,7 @@ http_parse(const unsigned char *p, size_t n, struct http_resp *h)
 		if (colon == NULL)
 			continue;
 		vlen = len - (size_t)(colon + 1 - line);
-		v = trim(colon + 1, &vlen);
+		v = warc_trim(colon + 1, &vlen);
 		len = (size_t)(colon - line);
 		if (len == 12 && strncasecmp((const char *)line,
 		    "content-type", 12) == 0 && h->media[0] == '\0')

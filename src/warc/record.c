@@ -89,9 +89,8 @@ add_field(struct warc_rec *rec, size_t name, size_t value)
 	rec->nf++;
 }
 
-/* Trim blanks (and a CR) from both ends of p[0..*n). */
-static const unsigned char *
-trim(const unsigned char *p, size_t *n)
+const unsigned char *
+warc_trim(const unsigned char *p, size_t *n)
 {
 	while (*n > 0 && (p[*n - 1] == ' ' || p[*n - 1] == '\t' ||
 	    p[*n - 1] == '\r'))
@@ -144,7 +143,7 @@ warc_next(struct wi *w, struct warc_rec *rec)
 	/* The version line. */
 	nl = memchr(p, '\n', hlen);
 	len = (size_t)(nl - p);
-	line = trim(p, &len);
+	line = warc_trim(p, &len);
 	if (len < 6 || len - 5 >= sizeof(rec->version))
 		return bad(rec, "not a WARC record (no WARC/ version line)");
 	memcpy(rec->version, line + 5, len - 5);
@@ -156,7 +155,7 @@ warc_next(struct wi *w, struct warc_rec *rec)
 		if (len == 0 || (len == 1 && line[0] == '\r'))
 			break;
 		if ((line[0] == ' ' || line[0] == '\t') && rec->nf > 0) {
-			v = trim(line, &len);
+			v = warc_trim(line, &len);
 			rec->hdr.len--;		/* the previous value's NUL */
 			pskd_buf_addc(&rec->hdr, ' ');
 			pskd_buf_add(&rec->hdr, v, len);
@@ -167,7 +166,7 @@ warc_next(struct wi *w, struct warc_rec *rec)
 		if (colon == NULL || colon == line)
 			return bad(rec, "WARC header line without a field name");
 		vlen = len - (size_t)(colon + 1 - line);
-		v = trim(colon + 1, &vlen);
+		v = warc_trim(colon + 1, &vlen);
 		len = (size_t)(colon - line);
 		for (i = 0; i < len; i++)
 			if (line[i] <= ' ' || line[i] == 0x7f)

@@ -74,6 +74,10 @@ tbuf_trimmed(struct tbuf *t, const unsigned char **p)
 {
 	size_t a = 0, n = t->b.len;
 
+	if (n == 0) {
+		*p = (const unsigned char *)"";
+		return 0;
+	}
 	while (a < n && (t->b.p[a] == ' ' || t->b.p[a] == '\n'))
 		a++;
 	while (n > a && blank(t->b.p[n - 1]))

@@ -117,6 +117,8 @@ int	warc_block(struct wi *w, struct warc_rec *rec, size_t max,
 /* Past the block (read or not) and the CR LF CR LF after it: 0 or -1. */
 int	warc_finish(struct wi *w, struct warc_rec *rec);
 void	warc_rec_free(struct warc_rec *rec);
+/* Blanks (and a CR) trimmed from both ends of p[0..*n). */
+const unsigned char *warc_trim(const unsigned char *p, size_t *n);
 
 /* ---- http.c ------------------------------------------------------------- */
 
