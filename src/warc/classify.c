@@ -181,24 +181,55 @@ static const struct pattern {
 	{ "blog", H_POS, 1 }, { "prose", H_POS, 1 },
 };
 
+/*
+ * The patterns by the first letter of their word and by its last: a word
+ * is checked against those that can start it or end it.
+ */
+#define NPAT (sizeof(patterns) / sizeof(patterns[0]))
+static unsigned char first[26][NPAT], last[26][NPAT], nfirst[26], nlast[26];
+static size_t plen[NPAT];
+
+static void
+index_patterns(void)
+{
+	size_t i;
+	unsigned a, z;
+
+	for (i = 0; i < NPAT; i++) {
+		plen[i] = strlen(patterns[i].w);
+		a = (unsigned)(patterns[i].w[0] - 'a');
+		z = (unsigned)(patterns[i].w[plen[i] - 1] - 'a');
+		first[a][nfirst[a]++] = (unsigned char)i;
+		if (!patterns[i].whole && z < 26)
+			last[z][nlast[z]++] = (unsigned char)i;
+	}
+}
+
 static unsigned
 word_hint(const char *w, size_t n)
 {
 	const struct pattern *p;
-	unsigned h = 0;
+	unsigned h = 0, a = (unsigned)(w[0] - 'a');
+	unsigned z = (unsigned)(w[n - 1] - 'a');
 	size_t i, k;
 
-	for (i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++) {
-		p = &patterns[i];
-		if (p->w[0] != w[0] && (p->whole || n == 0))
-			continue;
-		k = strlen(p->w);
-		if (k > n)
-			continue;
-		if (k == n ? memcmp(p->w, w, n) == 0 : !p->whole &&
-		    (memcmp(p->w, w, k) == 0 || memcmp(p->w, w + n - k, k) == 0))
-			h |= p->hint;
-	}
+	if (plen[0] == 0)
+		index_patterns();
+	if (a < 26)
+		for (i = 0; i < nfirst[a]; i++) {
+			p = &patterns[first[a][i]];
+			k = plen[first[a][i]];
+			if (k <= n && (k == n || !p->whole) &&
+			    memcmp(p->w, w, k) == 0)
+				h |= p->hint;
+		}
+	if (z < 26)
+		for (i = 0; i < nlast[z]; i++) {
+			p = &patterns[last[z][i]];
+			k = plen[last[z][i]];
+			if (k < n && memcmp(p->w, w + n - k, k) == 0)
+				h |= p->hint;
+		}
 	return h;
 }
 

@@ -56,6 +56,9 @@ struct priv {
 	struct block	*b;
 	size_t		 nb, bcap;
 	struct pskd_buf	 pool;
+	struct pskd_buf	 page;		/* what gumbo parses */
+	struct html_runs runs;		/* its text runs' places */
+	const unsigned char *src;	/* the page they are in */
 	struct tbuf	 t;
 	struct frame	*st;
 	size_t		 stcap;
@@ -140,6 +143,40 @@ drop_child(GumboNode *c, int article, unsigned hint)
 	return !is_blockish(t) && (hint & (H_NEG1 | H_NEG2));
 }
 
+/*
+ * A text node: its placeholders (prepare.c) become the text runs they
+ * stand for, the rest is gumbo's text (with references decoded).
+ */
+static void
+node_text(struct priv *x, const char *s, int pre, int link)
+{
+	const unsigned char *p = (const unsigned char *)s, *m;
+	size_t n = strlen(s), k;
+	uint32_t d0, d1;
+
+	while ((m = memmem(p, n, HTML_MARK, 3)) != NULL) {
+		tbuf_text(&x->t, (const char *)p, (size_t)(m - p), pre, link);
+		n -= (size_t)(m - p);
+		p = m;
+		if (n >= 9 && pskd_utf8_decode(p + 3, 3, &d0) == 3 &&
+		    pskd_utf8_decode(p + 6, 3, &d1) == 3 &&
+		    d0 >= HTML_DIGIT0 && d0 < HTML_DIGIT0 + HTML_BASE &&
+		    d1 >= HTML_DIGIT0 && d1 < HTML_DIGIT0 + HTML_BASE &&
+		    (k = (d0 - HTML_DIGIT0) * HTML_BASE + (d1 - HTML_DIGIT0)) <
+		    x->runs.n) {
+			tbuf_text(&x->t, (const char *)x->src + x->runs.r[k].off,
+			    x->runs.r[k].len, pre, link);
+			p += 9;
+			n -= 9;
+		} else {
+			tbuf_text(&x->t, (const char *)p, 3, pre, link);
+			p += 3;
+			n -= 3;
+		}
+	}
+	tbuf_text(&x->t, (const char *)p, n, pre, link);
+}
+
 static void
 walk(struct priv *x, GumboNode *doc)
 {
@@ -162,8 +199,7 @@ walk(struct priv *x, GumboNode *doc)
 			if (c->type == GUMBO_NODE_TEXT ||
 			    c->type == GUMBO_NODE_CDATA ||
 			    c->type == GUMBO_NODE_WHITESPACE) {
-				tbuf_text(&x->t, c->v.text.text,
-				    strlen(c->v.text.text), pre > 0, link > 0);
+				node_text(x, c->v.text.text, pre > 0, link > 0);
 				continue;
 			}
 			if (c->type != GUMBO_NODE_ELEMENT &&
@@ -472,16 +508,17 @@ extract_html(struct extract *xo, const unsigned char *p, size_t n)
 {
 	struct priv *x = xo->priv;
 	GumboOutput *out;
-	size_t cut = html_bound(p, n);
 
 	if (x == NULL)
 		x = xo->priv = pskd_xcalloc(1, sizeof(*x));
 	xo->text.len = xo->title.len = 0;
-	xo->cut = cut < n;
+	xo->cut = html_prepare(p, n, &x->page, &x->runs);
+	x->src = p;
 	x->ne = x->nb = 0;
 	x->pool.len = 0;
 	tbuf_clear(&x->t);
-	out = html_parse(&x->arena, p, cut);
+	out = html_parse(&x->arena, x->page.p ? x->page.p :
+	    (const unsigned char *)"", x->page.len);
 	find_title(x, xo, out->root);
 	walk(x, out->document);
 	emit(x, xo, choose(x, xo->mode));
@@ -513,6 +550,8 @@ extract_free(struct extract *xo)
 		free(x->b);
 		free(x->st);
 		pskd_buf_free(&x->pool);
+		pskd_buf_free(&x->page);
+		free(x->runs.r);
 		pskd_buf_free(&x->t.b);
 		free(x);
 	}

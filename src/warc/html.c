@@ -1,129 +1,14 @@
 /*
- * html.c - the bounds on the work one page may cost, and gumbo's parse of
- * what is within them into an arena.
- *
- * Gumbo builds the HTML5 tree as browsers do, but some of its steps walk
- * the stack of open elements, so a page of a million nested tags would
- * take hours, and it frees a tree by recursion.  So before gumbo sees a
- * page, a linear scan finds where the page leaves its bounds (bytes, tags,
- * the length of one tag, and the nesting as the scan estimates it) and the
- * page is cut there; and the tree lives in an arena that is reset, never
- * freed node by node.
+ * html.c - gumbo's parse of a page (as prepare.c made it) into an arena:
+ * gumbo frees a tree by recursion, deep enough to overflow the stack on a
+ * deep page, and node by node; the arena is reset instead, and its first
+ * chunk kept for the next page.
  */
-#define _GNU_SOURCE		/* memmem */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "warc/html.h"
-
-/* Elements that never hold others, or close themselves (no nesting). */
-static const char *const flat[] = {
-	"area", "base", "basefont", "bgsound", "br", "col", "colgroup",
-	"dd", "dt", "embed", "frame", "hr", "img", "input", "keygen", "li",
-	"link", "meta", "option", "optgroup", "p", "param", "rb", "rp", "rt",
-	"rtc", "source", "tbody", "td", "tfoot", "th", "thead", "tr",
-	"track", "wbr", "html", "head", "body", "image", "isindex",
-};
-
-/* Elements whose content is text up to their end tag. */
-static const char *const rawtext[] = {
-	"script", "style", "textarea", "title", "xmp", "iframe",
-	"noembed", "noframes", "plaintext", "noscript",
-};
-
-static int
-is_alpha(unsigned char c)
-{
-	return (c | 32) >= 'a' && (c | 32) <= 'z';
-}
-
-static int
-in_list(const char *const *list, size_t n, const unsigned char *name,
-    size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (strlen(list[i]) == len &&
-		    strncasecmp(list[i], (const char *)name, len) == 0)
-			return 1;
-	return 0;
-}
-
-#define NITEMS(a) (sizeof(a) / sizeof((a)[0]))
-
-size_t
-html_bound(const unsigned char *p, size_t n)
-{
-	const unsigned char *q, *name;
-	size_t i = 0, start, len, tags = 0, depth = 0, foreign = 0, k;
-	int end, selfclose;
-
-	if (n > HTML_MAX_BYTES)
-		n = HTML_MAX_BYTES;
-	while (i < n) {
-		q = memchr(p + i, '<', n - i);
-		if (q == NULL)
-			return n;
-		start = i = (size_t)(q - p);
-		if (n - i >= 4 && memcmp(p + i, "<!--", 4) == 0) {
-			q = memmem(p + i + 4, n - i - 4, "-->", 3);
-			if (q == NULL)
-				return n;
-			i = (size_t)(q - p) + 3;
-			continue;
-		}
-		end = i + 1 < n && p[i + 1] == '/';
-		k = i + 1 + (size_t)end;
-		if (k >= n || !is_alpha(p[k])) {
-			i++;
-			continue;
-		}
-		name = p + k;
-		for (len = 0; k + len < n && p[k + len] != '>' &&
-		    p[k + len] != '/' && p[k + len] > ' '; len++)
-			;
-		q = memchr(p + k, '>', n - k);
-		if (q == NULL)
-			return n;	/* the rest is one unfinished tag */
-		if ((size_t)(q - p) - start > HTML_MAX_TAGLEN)
-			return start;
-		selfclose = q[-1] == '/';
-		i = (size_t)(q - p) + 1;
-		if (++tags > HTML_MAX_TAGS)
-			return start;
-		if (len == 3 && strncasecmp((const char *)name, "svg", 3) == 0)
-			foreign += end ? (foreign > 0 ? (size_t)-1 : 0) : 1;
-		else if (len == 4 &&
-		    strncasecmp((const char *)name, "math", 4) == 0)
-			foreign += end ? (foreign > 0 ? (size_t)-1 : 0) : 1;
-		if (end) {
-			if (depth > 0 && !in_list(flat, NITEMS(flat), name, len))
-				depth--;
-			continue;
-		}
-		if (in_list(rawtext, NITEMS(rawtext), name, len)) {
-			/* To its end tag, "</NAME". */
-			for (k = i; (q = memchr(p + k, '<', n - k)) != NULL;
-			    k = (size_t)(q - p) + 1)
-				if ((size_t)(q - p) + 2 + len <= n && q[1] == '/' &&
-				    strncasecmp((const char *)q + 2,
-				    (const char *)name, len) == 0)
-					break;
-			if (q == NULL)
-				return n;
-			i = (size_t)(q - p);
-			continue;
-		}
-		if (in_list(flat, NITEMS(flat), name, len) ||
-		    (selfclose && foreign > 0))
-			continue;
-		if (++depth > HTML_MAX_DEPTH)
-			return start;
-	}
-	return n;
-}
 
 /* ---- the arena ------------------------------------------------------------ */
 

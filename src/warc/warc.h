@@ -204,10 +204,25 @@ struct extract {
 };
 
 /*
- * The first bytes of UTF-8 HTML that stay within the bounds: where the
- * page is cut.
+ * The page gumbo parses, from n bytes of UTF-8 HTML, into out: what the
+ * extractor reads, within the bounds, its text runs as placeholders
+ * (HTML_MARK and two digits U+E000 + d, d < HTML_BASE, the run's index)
+ * whose places in p are in runs.  1 when the page was cut at a bound.
  */
-size_t	html_bound(const unsigned char *p, size_t n);
+#define HTML_MARK	"\xef\xa3\xbe"	/* U+F8FE */
+#define HTML_DIGIT0	0xE000u
+#define HTML_BASE	6000u
+#define HTML_RUNS_MAX	(HTML_BASE * HTML_BASE)
+
+struct html_runs {
+	struct {
+		size_t	 off, len;
+	}		*r;
+	size_t		 n, cap;
+};
+
+int	html_prepare(const unsigned char *p, size_t n, struct pskd_buf *out,
+	    struct html_runs *runs);
 /* The main text and title of n bytes of UTF-8 HTML into x. */
 void	extract_html(struct extract *x, const unsigned char *p, size_t n);
 void	extract_free(struct extract *x);
