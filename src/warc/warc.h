@@ -48,6 +48,7 @@ struct wi {
 	size_t		 npieces, piecescap;
 	void		*zs;		/* z_stream */
 	void		*zd;		/* ZSTD_DCtx */
+	void		*fast;		/* libdeflate's decompressor */
 	char		 why[256];	/* the error, after -1 */
 };
 
