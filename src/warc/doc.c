@@ -124,7 +124,29 @@ is_html(const char *media, const unsigned char *p, size_t n)
 	    strncasecmp((const char *)p + i, "<html", 5) == 0);
 }
 
-/* Text in charset cs (or found) to UTF-8 in d->utf8; -1 unknown label. */
+/*
+ * p[0..n) in charset cs as UTF-8 at d->text: p itself when it is valid
+ * UTF-8 already (no copy), else converted into d->utf8.
+ */
+static void
+utf8(struct doc *d, const struct charset *cs, const unsigned char *p,
+    size_t n)
+{
+	if (cs->iconv == NULL && pskd_utf8_check(p, n) == n &&
+	    !(n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)) {
+		d->invalid = 0;
+		d->text = p;
+		d->textlen = n;
+		return;
+	}
+	d->utf8.len = 0;
+	d->invalid = convert_utf8(cs, p, n, &d->utf8);
+	d->ninvalid += d->invalid;
+	d->text = d->utf8.p;
+	d->textlen = d->utf8.len;
+}
+
+/* Text in charset cs (or found) to UTF-8 at d->text; -1 unknown label. */
 static int
 to_utf8(struct doc *d, const unsigned char *p, size_t n, const char *label,
     const struct charset **csp, char *why, size_t whysize)
@@ -135,9 +157,7 @@ to_utf8(struct doc *d, const unsigned char *p, size_t n, const char *label,
 	cs = charset_find(p, n, label, &how, why, whysize);
 	if (cs == NULL)
 		return -1;
-	d->utf8.len = 0;
-	d->invalid = convert_utf8(cs, p, n, &d->utf8);
-	d->ninvalid += d->invalid;
+	utf8(d, cs, p, n);
 	*csp = cs;
 	return 0;
 }
@@ -174,12 +194,12 @@ page(struct doc *d, struct pskd_buf *out, size_t at, const char *media,
 		member(d, out, "content_type", media, strlen(media));
 	member(d, out, "charset", cs->name, strlen(cs->name));
 	if (!html) {
-		if (d->utf8.len == 0)
+		if (d->textlen == 0)
 			return skip(d, out, at, DOC_EMPTY);
-		finish(d, out, d->utf8.p, d->utf8.len);
+		finish(d, out, d->text, d->textlen);
 		return 1;
 	}
-	extract_html(&d->x, d->utf8.p, d->utf8.len);
+	extract_html(&d->x, d->text, d->textlen);
 	if (d->x.cut)
 		d->cut++;
 	if (d->x.text.len == 0)
@@ -240,12 +260,10 @@ doc_record(struct doc *d, const struct warc_rec *rec,
 		/* WET: the text as it is, its bad UTF-8 replaced. */
 		const struct charset *cs = charset_label("utf-8", 5);
 
-		d->utf8.len = 0;
-		d->invalid = convert_utf8(cs, p, n, &d->utf8);
-		d->ninvalid += d->invalid;
-		if (d->utf8.len == 0)
+		utf8(d, cs, p, n);
+		if (d->textlen == 0)
 			return skip(d, out, at, DOC_EMPTY);
-		finish(d, out, d->utf8.p, d->utf8.len);
+		finish(d, out, d->text, d->textlen);
 		return 1;
 	}
 	/* A resource (or another type asked for): its Content-Type. */

@@ -250,6 +250,8 @@ struct doc {
 	/* private */
 	struct extract	 x;
 	struct pskd_buf	 body, utf8, tmp;
+	const unsigned char *text;	/* the record's text in UTF-8 */
+	size_t		 textlen;
 	uint64_t	 invalid;
 	size_t		 start;
 };
