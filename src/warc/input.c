@@ -18,6 +18,7 @@
 #include <zlib.h>
 #define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_WINDOWLOG_MAX */
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "warc/warc.h"
 
@@ -77,10 +78,8 @@ static int
 zstd_dictionary(struct wi *w)
 {
 	const unsigned char *p;
-	unsigned long long size;
 	ssize_t got;
 	size_t n, ret;
-	void *dict;
 
 	got = pskd_reader_peek(&w->r, 8, &p);
 	if (got < 8 || pskd_get_le32(p) != DICT_MAGIC)
@@ -97,19 +96,34 @@ zstd_dictionary(struct wi *w)
 	p += 8;
 	if (n >= 4 && pskd_get_le32(p) == 0xFD2FB528u) {
 		/* The dictionary itself compressed, as the convention allows. */
-		size = ZSTD_getFrameContentSize(p, n);
-		if (size == ZSTD_CONTENTSIZE_ERROR ||
-		    size == ZSTD_CONTENTSIZE_UNKNOWN || size > DICT_MAX)
+		struct pskd_buf dict = { 0 };
+		ZSTD_DCtx *z = ZSTD_createDCtx();
+		ZSTD_inBuffer ib = { p, n, 0 };
+		ZSTD_outBuffer ob;
+
+		if (z == NULL)
+			return fail(w, "out of memory");
+		do {
+			if (dict.len == DICT_MAX) {
+				ret = (size_t)-ZSTD_error_dictionary_corrupted;
+				break;
+			}
+			pskd_buf_reserve(&dict, 1 << 16);
+			ob.dst = dict.p + dict.len;
+			ob.size = dict.cap - dict.len > DICT_MAX - dict.len ?
+			    DICT_MAX - dict.len : dict.cap - dict.len;
+			ob.pos = 0;
+			ret = ZSTD_decompressStream(z, &ob, &ib);
+			dict.len += ob.pos;
+		} while (!ZSTD_isError(ret) && ret != 0 &&
+		    (ib.pos < ib.size || ob.pos == ob.size));
+		ZSTD_freeDCtx(z);
+		if (ZSTD_isError(ret) || ret != 0) {
+			pskd_buf_free(&dict);
 			return fail(w, "corrupt zstd dictionary");
-		dict = pskd_xmalloc(size ? (size_t)size : 1);
-		ret = ZSTD_decompress(dict, (size_t)size, p, n);
-		if (ZSTD_isError(ret)) {
-			free(dict);
-			return fail(w, "corrupt zstd dictionary (%s)",
-			    ZSTD_getErrorName(ret));
 		}
-		ret = ZSTD_DCtx_loadDictionary(w->zd, dict, ret);
-		free(dict);
+		ret = ZSTD_DCtx_loadDictionary(w->zd, dict.p, dict.len);
+		pskd_buf_free(&dict);
 	} else
 		ret = ZSTD_DCtx_loadDictionary(w->zd, p, n);
 	if (ZSTD_isError(ret))
