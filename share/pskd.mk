@@ -37,13 +37,17 @@
 #              the kept documents on their way to pskd-tok (after
 #              deduplication, where FineWeb formats PII); REDACTFLAGS
 #              its options.  Tokens made before are not made again
+#   UNWARCFLAGS  pskd-unwarc's options for WARC and WET shards (default
+#              --rejects /dev/null: a bad record is counted on stderr and
+#              skipped, not the end of the build)
 #   BANDS ROWS THRESHOLD  pskd-lsh -b -r -t (empty: its defaults)
 #   GETFLAGS SHINGLEFLAGS MINHASHFLAGS TOKFLAGS SORTFLAGS
 #   ZSTDFLAGS  for the kept shards (-3; -19 makes them smaller at about a
 #              hundredth of the speed, more CPU than all pskd stages)
 #
 # Each shard is NAME, its file name without .zst/.gz/.xz/.bz2 and
-# .jsonl/.json/.ndjson/.parquet (NAME-2, NAME-3 ... when taken): it is
+# .jsonl/.json/.ndjson/.parquet, or .warc (a WET file's .warc.wet is .wet)
+# (NAME-2, NAME-3 ... when taken): it is
 # fetched into D/shards/NAME/ with its own manifest, so shards are
 # fetched and verified side by side (make -j, or one Slurm task each).
 #
@@ -102,6 +106,7 @@ FILTERFLAGS  ?=
 DECONFLAGS   ?=
 REDACT       ?=
 REDACTFLAGS  ?=
+UNWARCFLAGS  ?= --rejects /dev/null
 
 # The document stages that are on, in the order they run: each shard's
 # documents go through them into D/clean/NAME.jsonl.zst before
@@ -125,7 +130,8 @@ all: $(OUT) $(D)/preview.txt
 # with a document stage on, NAME clean/NAME.jsonl.zst FILE: what dedup
 # reads, and the shard's file, which its manifest names),
 # pieces (PIECE shards/NAME/FILE K N SEQ a line).  Every statement ends
-# with a semicolon: $(shell) drops the newlines.
+# with a semicolon: $(shell) drops the newlines.  A WARC file NAME.warc(.gz)
+# is shard NAME, a WET file NAME.warc.wet(.gz) NAME.wet.
 define pskd_awk
 function fail(msg) {
 	printf "pskd.mk: %s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr";
@@ -183,6 +189,8 @@ $$1 == "" || $$1 ~ /^#/ { next }
 	s = f;
 	sub(/\.(zst|zstd|gz|xz|bz2)$$/, "", s);
 	sub(/\.(jsonl|json|ndjson|parquet)$$/, "", s);
+	sub(/\.warc$$/, "", s);
+	sub(/\.warc\.wet$$/, ".wet", s);
 	if (s == "")
 		s = f;
 	if (s in seen) {
@@ -282,7 +290,13 @@ pskd_tokflags = $(if $(ENC),-E $(ENC)) $(if $(TOKENIZER),-v $(TOKENIZER))
 # -g K/N).  A compressed file with fewer pieces than N (plain zstd, gzip,
 # xz and bzip2 write one) is decompressed whole by every piece instead, and
 # cut at line boundaries like a plain file.
+# A WARC or WET file (Common Crawl's .warc.gz, .warc.wet.gz; .warc.zst)
+# becomes documents through pskd-unwarc, its pieces ranges of records
+# (pskd-unwarc -s N, then -r for range K).
 pskd_read = case $1 in \
+    *.warc|*.warc.gz|*.warc.zst|*.wet|*.wet.gz|*.wet.zst) if [ $3 = 1 ]; then \
+        pskd-unwarc -q $(UNWARCFLAGS) $1; else pskd-unwarc -q $(UNWARCFLAGS) -r \
+        "$$(pskd-unwarc -s $3 $1 | sed -n "$$((10\#$2 + 1))p")" $1; fi ;; \
     *.parquet) if [ $3 = 1 ]; then pskd-unparquet $1; else \
         pskd-unparquet -g $$((10\#$2))/$3 $1; fi ;; \
     *.jsonl|*.json|*.ndjson) if [ $3 = 1 ]; then cat $1; else \

@@ -114,6 +114,12 @@ uint64_t pskd_optnum(const char *name, const char *s, uint64_t min,
 	    uint64_t max, int flags);
 /* A real number in min..max, the same way. */
 double	pskd_optreal(const char *name, const char *s, double min, double max);
+/*
+ * A byte range FROM-TO (FROM <= TO) for option name (pskd-unwarc -r): a
+ * bad one is "pskd-NAME: -r: '10-5' ends before it starts" and exit 2.
+ */
+void	pskd_optrange(const char *name, const char *s, uint64_t *from,
+	    uint64_t *to);
 
 /* ---- mem.c: allocation that dies cleanly (exit 1) on exhaustion -------- */
 
