@@ -49,7 +49,7 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 	unsigned char *sk = NULL;
 	char **names;
 	const char *what;
-	char suffix[32];
+	char suffix[32], vals[400];
 	int rc, p, have = 0;
 
 	kof = pskd_xcalloc(mr->parts, sizeof(*kof));
@@ -76,10 +76,10 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 			sig = pskd_xreallocarray(NULL, first.k, sizeof(*sig));
 			sk = pskd_xmalloc(first.k);
 			params_line(&dw, &first, mr->b, mr->r, mr->shard);
-		} else if ((what = pskd_frame_params_differ(&fr.fp,
-		    &first)) != NULL)
+		} else if ((what = pskd_frame_params_mismatch(&first,
+		    &fr.fp, vals, sizeof(vals))) != NULL)
 			pskd_errx(PSKD_EXIT_DATA, "%s: %s differs from the "
-			    "first input's", fr.r.name, what);
+			    "first input's (%s)", fr.r.name, what, vals);
 		while ((rc = pskd_frame_next(&fr, &f)) == 1) {
 			/* s: a signature, e: empty, r: rejected. */
 			pskd_writer_printf(&dw, "%" PRIu32 "\t%c\t", doc,
@@ -339,6 +339,8 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 	struct pskd_lsh_stats all = { 0 };
 	size_t len = 0;
 	int s, rc, ok, pending = 0;
+	const char *what;
+	char vals[400];
 
 	need = (uint32_t)ceil(mr->t * k - 1e-9);
 	if (need == 0)
@@ -347,11 +349,16 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 	for (s = 0; s < n; s++) {
 		sh[s].prefix = prefixes[s];
 		load_docs(&sh[s], k);
-		if (pskd_frame_params_differ(&sh[s].p.fp, &sh[0].p.fp) !=
-		    NULL || sh[s].p.b != sh[0].p.b || sh[s].p.r != sh[0].p.r)
-			pskd_errx(PSKD_EXIT_DATA, "%s.docs: made with other "
-			    "parameters than %s.docs", prefixes[s],
-			    prefixes[0]);
+		if ((what = pskd_frame_params_mismatch(&sh[0].p.fp,
+		    &sh[s].p.fp, vals, sizeof(vals))) != NULL)
+			pskd_errx(PSKD_EXIT_DATA, "%s.docs: made with another "
+			    "%s than %s.docs (%s)", prefixes[s], what,
+			    prefixes[0], vals);
+		if (sh[s].p.b != sh[0].p.b || sh[s].p.r != sh[0].p.r)
+			pskd_errx(PSKD_EXIT_DATA, "%s.docs: made with -b %"
+			    PRIu32 " -r %" PRIu32 ", %s.docs with -b %" PRIu32
+			    " -r %" PRIu32, prefixes[s], sh[s].p.b, sh[s].p.r,
+			    prefixes[0], sh[0].p.b, sh[0].p.r);
 	}
 	if (n > 0 && sh[0].p.fp.k != k)
 		pskd_errx(PSKD_EXIT_DATA, "%s.docs: not made with k = %" PRIu32

@@ -234,10 +234,9 @@ lsh_remove_unlisted(struct pskd_lsh_index *ix)
 	if (d == NULL)
 		return;
 	while ((de = readdir(d)) != NULL) {
-		/* A segment or manifest a killed run was writing: ours to
-		 * remove, under the lock. */
-		if (strncmp(de->d_name, ".seg-", 5) != 0 &&
-		    strncmp(de->d_name, "." MANIFEST ".tmp.", 14) != 0) {
+		/* A segment a killed run was writing: ours to remove,
+		 * under the lock. */
+		if (strncmp(de->d_name, ".seg-", 5) != 0) {
 			if (sscanf(de->d_name, "seg-%llu%c", &id, &c) != 1)
 				continue;
 			for (keep = 0, i = 0; i < ix->nseg && !keep; i++)
@@ -285,7 +284,7 @@ pskd_lsh_spill(struct pskd_lsh_index *ix, char *err, size_t errsize)
 	ix->seg = pskd_xreallocarray(ix->seg, ix->nseg + 1, sizeof(*ix->seg));
 	ix->seg[ix->nseg++] = out;
 	ix->nextseg++;
-	ix->uncommitted = 1;
+	ix->changed = 1;
 	/* The new state: everything on disk, nothing in memory. */
 	lsh_unmap(&ix->sketches);
 	lsh_unmap(&ix->ids);
@@ -301,18 +300,40 @@ pskd_lsh_spill(struct pskd_lsh_index *ix, char *err, size_t errsize)
 }
 
 int
-pskd_lsh_commit(struct pskd_lsh_index *ix, char *err, size_t errsize)
+pskd_lsh_pend(struct pskd_lsh_index *ix, char *err, size_t errsize)
 {
 	if (ix->dir == NULL || !ix->have_params)
 		return 0;
 	if (pskd_lsh_spill(ix, err, errsize) == -1)
 		return -1;
-	if (ix->have_manifest && !ix->uncommitted)
+	if (ix->have_manifest && !ix->changed &&
+	    ix->d.inputs.n == ix->d.committed)
 		return 0;
-	if (lsh_manifest_write(ix, err, errsize) == -1)
-		return -1;
-	ix->have_manifest = 1;
-	ix->uncommitted = 0;
-	lsh_remove_unlisted(ix);
-	return 0;
+	return pskd_ixdir_pend(&ix->d, lsh_manifest_body, ix, err, errsize);
+}
+
+int
+pskd_lsh_commit_dir(const char *dir, char *err, size_t errsize)
+{
+	struct pskd_lsh_index ix;
+	struct pskd_buf body = { 0 };
+	int rc;
+
+	memset(&ix, 0, sizeof(ix));
+	ix.dir = pskd_xstrdup(dir);
+	rc = pskd_ixdir_open(&ix.d, dir, PSKD_LSH_KIND, PSKD_LSH_VERSION,
+	    PSKD_IXDIR_KEEP, &body, err, errsize);
+	if (rc != -1)
+		rc = pskd_ixdir_commit(&ix.d, err, errsize);
+	pskd_ixdir_close(&ix.d);
+	/* The files the new manifest no longer names, under the lock. */
+	if (rc == 1 && pskd_ixdir_open(&ix.d, dir, PSKD_LSH_KIND,
+	    PSKD_LSH_VERSION, PSKD_IXDIR_KEEP, &body, err, errsize) == 1 &&
+	    lsh_manifest_read(&ix, 0, 0, &body, err, errsize) == 0)
+		lsh_remove_unlisted(&ix);
+	pskd_ixdir_close(&ix.d);
+	pskd_buf_free(&body);
+	free(ix.seg);
+	free(ix.dir);
+	return rc;
 }
