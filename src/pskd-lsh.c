@@ -21,19 +21,20 @@ static const char usage_text[] =
     "pskd-lsh [-Pqv] [-b B] [-r R] [-t T] [-i dir [-s N]] [-m size]\n"
     "                [-o file] [--dropped file] [--verdicts file] [file ...]\n"
     "       pskd-lsh --commit dir\n"
+    "       pskd-lsh --abort dir\n"
     "       pskd-lsh [-b B] [-r R] --map P -s shard -o prefix [file ...]\n"
     "       pskd-lsh --pairs\n"
     "       pskd-lsh [-q] [-b B] [-r R] [-t T] --cluster prefix ...\n"
     "       pskd-lsh --apply verdicts [-o file] [--dropped file] [file ...]";
 
 enum mode {
-	MODE_ONLINE, MODE_COMMIT, MODE_MAP, MODE_PAIRS, MODE_CLUSTER,
-	MODE_APPLY
+	MODE_ONLINE, MODE_COMMIT, MODE_ABORT, MODE_MAP, MODE_PAIRS,
+	MODE_CLUSTER, MODE_APPLY
 };
 
 enum {
-	OPT_DROPPED = 256, OPT_VERDICTS, OPT_COMMIT, OPT_MAP, OPT_PAIRS,
-	OPT_CLUSTER, OPT_APPLY, OPT_HELP, OPT_VERSION
+	OPT_DROPPED = 256, OPT_VERDICTS, OPT_COMMIT, OPT_ABORT, OPT_MAP,
+	OPT_PAIRS, OPT_CLUSTER, OPT_APPLY, OPT_HELP, OPT_VERSION
 };
 
 static struct {
@@ -48,7 +49,7 @@ static struct {
 	int		 verbose;	/* -v */
 	const char	*dropped;	/* --dropped */
 	const char	*verdicts;	/* --verdicts */
-	const char	*commit;	/* --commit */
+	const char	*commit;	/* --commit, --abort */
 	uint32_t	 parts;		/* --map */
 	uint64_t	 shard;		/* -s; PSKD_IX_NEXT: not given */
 	const char	*apply;		/* --apply */
@@ -116,6 +117,7 @@ usage(void)
 	    "      --dropped FILE   the dropped lines with their verdicts\n"
 	    "      --verdicts FILE  one verdict a document\n"
 	    "      --commit DIR     make the run left pending in DIR the index\n"
+	    "      --abort DIR      drop it, and what it wrote\n"
 	    "      --map P          map: band keys to P partition files,\n"
 	    "                       PREFIX.docs and PREFIX.keys-NNN\n"
 	    "      --pairs          sorted key lines to candidate pairs\n"
@@ -397,14 +399,19 @@ online(int argc, char **argv)
 	return 0;
 }
 
-/* --commit DIR: the run left pending becomes the index. */
+/*
+ * --commit DIR: the run left pending becomes the index; --abort DIR: it is
+ * dropped, with what it wrote.
+ */
 static int
 commit(int argc, char **argv)
 {
 	(void)argv;
 	if (argc > 0)
 		pskd_usage_error(NULL);
-	if (pskd_lsh_commit_dir(opt.commit, err, sizeof(err)) == -1)
+	if ((opt.mode.mode == MODE_COMMIT ? pskd_lsh_commit_dir(opt.commit,
+	    err, sizeof(err)) : pskd_lsh_abort_dir(opt.commit, err,
+	    sizeof(err))) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s", err);
 	return 0;
 }
@@ -474,6 +481,7 @@ main(int argc, char **argv)
 		{ "dropped",	required_argument,	NULL, OPT_DROPPED },
 		{ "verdicts",	required_argument,	NULL, OPT_VERDICTS },
 		{ "commit",	required_argument,	NULL, OPT_COMMIT },
+		{ "abort",	required_argument,	NULL, OPT_ABORT },
 		{ "map",	required_argument,	NULL, OPT_MAP },
 		{ "pairs",	no_argument,		NULL, OPT_PAIRS },
 		{ "cluster",	no_argument,		NULL, OPT_CLUSTER },
@@ -484,6 +492,7 @@ main(int argc, char **argv)
 	};
 	static int (*const run[])(int, char **) = {
 		[MODE_ONLINE] = online, [MODE_COMMIT] = commit,
+		[MODE_ABORT] = commit,
 		[MODE_MAP] = map, [MODE_PAIRS] = pairs,
 		[MODE_CLUSTER] = cluster, [MODE_APPLY] = apply
 	};
@@ -527,6 +536,10 @@ main(int argc, char **argv)
 		case OPT_COMMIT:
 			opt.commit = optarg;
 			pskd_mode_set(&opt.mode, MODE_COMMIT, "--commit");
+			break;
+		case OPT_ABORT:
+			opt.commit = optarg;
+			pskd_mode_set(&opt.mode, MODE_ABORT, "--abort");
 			break;
 		case OPT_MAP:
 			opt.parts = (uint32_t)pskd_optnum("--map", optarg, 1,

@@ -263,8 +263,12 @@ pskd_ixdir_open(struct pskd_ixdir *d, const char *dir, const char *kind,
 	d->version = version;
 	d->lockfd = -1;
 	body->len = 0;
-	if (!(flags & PSKD_IXDIR_KEEP) && mkdir(dir, 0777) == -1 &&
+	if (!(flags & PSKD_IXDIR_EXISTING) && mkdir(dir, 0777) == -1 &&
 	    errno != EEXIST) {
+		snprintf(err, errsize, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (access(dir, F_OK) == -1) {
 		snprintf(err, errsize, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
@@ -274,9 +278,8 @@ pskd_ixdir_open(struct pskd_ixdir *d, const char *dir, const char *kind,
 		return -1;
 	if ((rc = read_manifest(d, body, err, errsize)) == -1)
 		return -1;
-	if (!(flags & PSKD_IXDIR_KEEP) && !d->readonly && sweep(d))
-		pskd_warnx("%s: a run that was not committed is dropped "
-		    "(pskd-lsh --commit %s commits the run before)", dir, dir);
+	if (!(flags & PSKD_IXDIR_KEEP) && !d->readonly)
+		d->swept = sweep(d);
 	return rc;
 }
 

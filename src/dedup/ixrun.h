@@ -93,6 +93,7 @@ void	pskd_ix_inputs_free(struct pskd_ix_inputs *in);
 /* ---- ixdir.c: the directory, its lock, and the two-phase commit -------- */
 
 #define PSKD_IXDIR_KEEP	1	/* open to commit: do not sweep pending */
+#define PSKD_IXDIR_EXISTING 2	/* do not create the directory */
 
 struct pskd_ixdir {
 	char		*dir;
@@ -101,17 +102,19 @@ struct pskd_ixdir {
 	int		 lockfd;	/* -1: read without the lock (read-only) */
 	int		 readonly;	/* the directory cannot be written */
 	uint64_t	 generation;	/* of the committed manifest; 0: none */
+	int		 swept;		/* open dropped a pending run */
 	struct pskd_ix_inputs inputs;	/* the committed ones, then this run's */
 	size_t		 committed;	/* inputs.v[0..committed) */
 };
 
 /*
- * Open dir (created when missing) and lock it against a second run
- * (flock; a directory that cannot be written is read without creating
- * the lock); unless flags has PSKD_IXDIR_KEEP, sweep a pending run, with a
- * warning.  body gets the index's own lines of the committed manifest,
- * NUL-terminated (empty when there is none yet); d->inputs its inputs.
- * Returns 1 (a manifest), 0 (none yet) or -1 with err.
+ * Open dir (created when missing, unless PSKD_IXDIR_EXISTING) and lock it
+ * against a second run (flock; a directory that cannot be written is read
+ * without creating the lock); unless flags has PSKD_IXDIR_KEEP, sweep a
+ * pending run (d->swept: there was one).  body gets the index's own lines
+ * of the committed manifest, NUL-terminated (empty when there is none
+ * yet); d->inputs its inputs.  Returns 1 (a manifest), 0 (none yet) or -1
+ * with err (errno ENOENT: no directory).
  */
 int	pskd_ixdir_open(struct pskd_ixdir *d, const char *dir, const char *kind,
 	    unsigned version, int flags, struct pskd_buf *body, char *err,

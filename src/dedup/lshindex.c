@@ -162,6 +162,9 @@ pskd_lsh_open(struct pskd_lsh_index *ix, const char *dir, uint32_t b,
 	pskd_buf_free(&body);
 	if (rc == -1)
 		return -1;
+	if (ix->d.swept)
+		pskd_warnx("%s: a run that was not committed is dropped "
+		    "(pskd-lsh --commit %s commits the run before)", dir, dir);
 	/* A killed or swept run's leftovers, under the lock. */
 	if (!ix->d.readonly)
 		lsh_remove_unlisted(ix);

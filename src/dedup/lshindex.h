@@ -173,6 +173,12 @@ int	pskd_lsh_pend(struct pskd_lsh_index *ix, char *err, size_t errsize);
  * pending, -1 with err.
  */
 int	pskd_lsh_commit_dir(const char *dir, char *err, size_t errsize);
+/*
+ * pskd-lsh --abort: drop the pending run of the index in dir and what it
+ * wrote, so that the directory is again what the last commit left.  1
+ * dropped one, 0 nothing was pending (or no directory), -1 with err.
+ */
+int	pskd_lsh_abort_dir(const char *dir, char *err, size_t errsize);
 void	pskd_lsh_close(struct pskd_lsh_index *ix);
 
 #endif /* PSKD_LSHINDEX_H */
