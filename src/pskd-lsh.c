@@ -262,8 +262,13 @@ input_begin(uint64_t num)
 	if (pskd_ix_run_begin(&in.run, &ix.d.inputs, num, err,
 	    sizeof(err)) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s: %s", in.name, err);
-	if (in.run.again == SIZE_MAX)
+	if (in.run.again == SIZE_MAX) {
+		if (ix.d.readonly)
+			pskd_errx(PSKD_EXIT_DATA, "%s: a new input (%llu) for "
+			    "an index this run cannot write: %s is read-only",
+			    in.name, (unsigned long long)in.run.num, ix.dir);
 		return;
+	}
 	a = &ix.d.inputs.v[in.run.again];
 	in.again = 1;
 	in.anum = a->num;
