@@ -300,6 +300,15 @@ struct pskd_reader {
 	/* Called before the buffer's bytes move or are overwritten. */
 	void		(*refill)(void *);
 	void		*refill_arg;
+	/*
+	 * The longest line pskd_reader_line returns whole (0: no limit): a
+	 * longer one comes back as its first max bytes with cut set, and
+	 * the rest of it is read past, never held.
+	 */
+	size_t		 max;
+	int		 cut;
+	int		 skip;		/* the rest of a cut line comes next */
+	size_t		 base;		/* cap at open: back to it after a long line */
 };
 
 /* path NULL or "-" means stdin.  Returns 0, or -1 with errno set. */
@@ -310,7 +319,7 @@ void	pskd_reader_close(struct pskd_reader *r);
  * Next line, without its '\n' (a '\r' before it is kept).  The pointer is
  * valid until the next call.  Returns 1 for a line, 0 at end of input, -1 on
  * a read error (errno set).  A final line without '\n' is returned too, with
- * r->noeol set.
+ * r->noeol set; a line longer than r->max is cut (r->cut).
  */
 int	pskd_reader_line(struct pskd_reader *r, const unsigned char **line,
 	    size_t *len);
