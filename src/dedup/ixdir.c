@@ -79,23 +79,6 @@ numline(char **s, const char *name, uint64_t max, uint64_t *v)
 	return 0;
 }
 
-/* Undo pskd_tsv_field() on the NUL-terminated s, in place. */
-static void
-unescape(char *s)
-{
-	char *o = s;
-
-	for (; *s != '\0'; s++) {
-		if (*s == '\\' && s[1] != '\0') {
-			s++;
-			*o++ = *s == 't' ? '\t' : *s == 'n' ? '\n' :
-			    *s == 'r' ? '\r' : *s;
-		} else
-			*o++ = *s;
-	}
-	*o = '\0';
-}
-
 static int
 hexval(char c)
 {
@@ -108,53 +91,59 @@ static int
 inputs(struct pskd_ix_inputs *in, char *s)
 {
 	struct pskd_ix_input rec;
+	struct pskd_buf name = { 0 };
 	uint64_t v[3];
 	char *nl, *sp;
-	int i, hi, lo;
+	int i, hi, lo, rc = -1;
 
 	while (*s != '\0') {
 		if ((nl = strchr(s, '\n')) == NULL)
-			return -1;
+			goto out;
 		*nl = '\0';
 		memset(&rec, 0, sizeof(rec));
 		if (strncmp(s, "input ", 6) != 0 ||
 		    (sp = strchr(s + 6, ' ')) == NULL)
-			return -1;
+			goto out;
 		*sp = '\0';
 		if (pskd_strtonum(s + 6, 0, UINT64_MAX - 1, 0, &rec.num) == -1 ||
 		    (in->n > 0 && rec.num <= in->v[in->n - 1].num))
-			return -1;
+			goto out;
 		s = sp + 1;
 		if (strlen(s) < 2 * PSKD_IX_DIGEST + 1 ||
 		    s[2 * PSKD_IX_DIGEST] != ' ')
-			return -1;
+			goto out;
 		for (i = 0; i < PSKD_IX_DIGEST; i++) {
 			if ((hi = hexval(s[2 * i])) < 0 ||
 			    (lo = hexval(s[2 * i + 1])) < 0)
-				return -1;
+				goto out;
 			rec.digest[i] = (unsigned char)(hi << 4 | lo);
 		}
 		s += 2 * PSKD_IX_DIGEST + 1;
 		for (i = 0; i < 3; i++) {
 			if ((sp = strchr(s, ' ')) == NULL)
-				return -1;
+				goto out;
 			*sp = '\0';
 			if (pskd_strtonum(s, 0, UINT64_MAX, 0, &v[i]) == -1)
-				return -1;
+				goto out;
 			s = sp + 1;
 		}
 		rec.records = v[0];
 		rec.first = v[1];
 		rec.added = v[2];
 		if (*s == '\0' || v[2] > UINT64_MAX - v[1])
-			return -1;
-		unescape(s);
-		rec.name = pskd_xstrdup(s);
+			goto out;
+		name.len = 0;
+		pskd_tsv_unescape(&name, (const unsigned char *)s, strlen(s));
+		pskd_buf_addc(&name, '\0');
+		rec.name = pskd_xstrdup((const char *)name.p);
 		in->v = pskd_xreallocarray(in->v, in->n + 1, sizeof(*in->v));
 		in->v[in->n++] = rec;
 		s = nl + 1;
 	}
-	return 0;
+	rc = 0;
+out:
+	pskd_buf_free(&name);
+	return rc;
 }
 
 /*

@@ -366,6 +366,12 @@ void	pskd_writer_finish(struct pskd_writer *w);
 void	pskd_tsv_field(struct pskd_writer *w, const unsigned char *s, size_t n);
 /* The same, appended to b. */
 void	pskd_tsv_escape(struct pskd_buf *b, const unsigned char *s, size_t n);
+/*
+ * The field s[0..n) read back, appended to b: \\ \t \n \r decoded, another
+ * byte after a backslash kept as it is.
+ */
+void	pskd_tsv_unescape(struct pskd_buf *b, const unsigned char *s,
+	    size_t n);
 
 /*
  * Bad documents a program goes on past (--rejects FILE; NULL: only counted,
