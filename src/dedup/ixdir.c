@@ -172,25 +172,18 @@ head(const struct pskd_ixdir *d, char **s, const char *path, char *err,
 	return 0;
 }
 
-/* Read the committed manifest: its generation, body and inputs. */
-static int
-read_manifest(struct pskd_ixdir *d, struct pskd_buf *body, char *err,
-    size_t errsize)
+int
+pskd_ixdir_parse(struct pskd_ixdir *d, const unsigned char *p, size_t n,
+    struct pskd_buf *body, const char *path, char *err, size_t errsize)
 {
-	char *path = pskd_ixdir_path(d, MANIFEST), *s, *in;
 	struct pskd_buf text = { 0 };
+	char *s, *in;
 	int rc = -1;
 
-	if (pskd_slurp(path, 0, &text) == -1) {
-		if (errno == ENOENT)
-			rc = 0;
-		else
-			snprintf(err, errsize, "%s: %s", path, strerror(errno));
-		goto out;
-	}
+	pskd_buf_add(&text, p, n);
 	pskd_buf_addc(&text, '\0');
 	s = (char *)text.p;
-	if (strlen(s) != text.len - 1) {
+	if (strlen(s) != n) {
 		snprintf(err, errsize, "%s: not a %s manifest", path, d->kind);
 		goto out;
 	}
@@ -212,10 +205,33 @@ read_manifest(struct pskd_ixdir *d, struct pskd_buf *body, char *err,
 		goto out;
 	}
 	d->committed = d->inputs.n;
-	rc = 1;
+	rc = 0;
 out:
 	pskd_buf_addc(body, '\0');
 	body->len--;
+	pskd_buf_free(&text);
+	return rc;
+}
+
+/* Read the committed manifest: its generation, body and inputs. */
+static int
+read_manifest(struct pskd_ixdir *d, struct pskd_buf *body, char *err,
+    size_t errsize)
+{
+	char *path = pskd_ixdir_path(d, MANIFEST);
+	struct pskd_buf text = { 0 };
+	int rc = -1;
+
+	if (pskd_slurp(path, 0, &text) == -1) {
+		if (errno == ENOENT)
+			rc = 0;
+		else
+			snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		pskd_buf_addc(body, '\0');
+		body->len--;
+	} else if (pskd_ixdir_parse(d, text.p, text.len, body, path, err,
+	    errsize) == 0)
+		rc = 1;
 	pskd_buf_free(&text);
 	free(path);
 	return rc;

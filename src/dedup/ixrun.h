@@ -119,6 +119,14 @@ struct pskd_ixdir {
 int	pskd_ixdir_open(struct pskd_ixdir *d, const char *dir, const char *kind,
 	    unsigned version, int flags, struct pskd_buf *body, char *err,
 	    size_t errsize);
+/*
+ * The manifest p[0..n) (of d->kind and d->version, named path in
+ * messages): its generation to d, its inputs to d->inputs, the index's own
+ * lines to body, NUL-terminated.  0, or -1 with err.
+ */
+int	pskd_ixdir_parse(struct pskd_ixdir *d, const unsigned char *p,
+	    size_t n, struct pskd_buf *body, const char *path, char *err,
+	    size_t errsize);
 /* dir/name, allocated. */
 char	*pskd_ixdir_path(const struct pskd_ixdir *d, const char *name);
 /*
