@@ -27,11 +27,7 @@ pskd_band_key(const unsigned char *sketch, uint32_t band, uint32_t r)
 char *
 lsh_path(const struct pskd_lsh_index *ix, const char *name)
 {
-	size_t n = strlen(ix->dir) + strlen(name) + 2;
-	char *p = pskd_xmalloc(n);
-
-	snprintf(p, n, "%s/%s", ix->dir, name);
-	return p;
+	return pskd_ixdir_path(&ix->d, name);
 }
 
 void
