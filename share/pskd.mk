@@ -420,8 +420,8 @@ ifeq ($(DEDUP),index)
 # succeeded, else rolled back (COMMITTING A RUN): a shard that fails to
 # decode leaves the index exactly as it was.  index.sha256 gets a shard's
 # line before its commit, so it never lists fewer shards than the index
-# holds.  The kept files are given done's time, so that make sees them up
-# to date.
+# holds; an index of an older format (an older pskd-lsh's) is made again.
+# The kept files are given done's time, so that make sees them up to date.
 $(KEPT): $(D)/kept/done ;
 $(D)/kept/done: $(READY) $(D)/lists/shards
 	rm -rf $(D)/kept
@@ -429,7 +429,9 @@ $(D)/kept/done: $(READY) $(D)/lists/shards
 	while read -r s f; do sha256sum < $(D)/$$f; done < $(D)/lists/shards \
 	    > $(D)/kept/shards.sha256
 	[ -f $(D)/index.sha256 ] && n=$$(wc -l < $(D)/index.sha256) && \
-	    head -n "$$n" $(D)/kept/shards.sha256 | cmp -s - $(D)/index.sha256 || \
+	    head -n "$$n" $(D)/kept/shards.sha256 | cmp -s - $(D)/index.sha256 && \
+	    { [ ! -f $(D)/index/manifest ] || head -n 1 $(D)/index/manifest | \
+	        grep -qx 'pskd-lsh index 4'; } || \
 	    rm -rf $(D)/index $(D)/index.sha256
 	n=0; while read -r s f; do \
 	    [ "$$n" -lt "$$(cat $(D)/index.sha256 2> /dev/null | wc -l)" ] || \
