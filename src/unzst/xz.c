@@ -1,11 +1,10 @@
 /*
  * xz.c - .xz files (the .xz file format, version 1.1.0) through liblzma,
- * block by block: a block's bytes are held until its check (CRC32, CRC64
- * or SHA-256) matched, so a file written by xz -T with many blocks is
- * checked, and goes out, a block at a time.  The stream's index and footer
- * are checked against the blocks read.  A stream (with the padding after
- * it) is a piece.  A block with no check (xz --check=none) goes out as it
- * decodes.
+ * block by block: in the held mode a block's bytes are held until it
+ * ended and its check (CRC32, CRC64 or SHA-256, or none) matched, so a
+ * file written by xz -T with many blocks is checked, and goes out, a
+ * block at a time.  The stream's index and footer are checked against
+ * the blocks read.  A stream (with the padding after it) is a piece.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -110,7 +109,7 @@ block(struct unz_in *in, struct unz_out *o, const lzma_stream_flags *sf,
 		free_filters(filters);
 		xz_error(in, o, ret, "block header");
 	}
-	unz_hold(o, sf->check != LZMA_CHECK_NONE);
+	unz_hold(o, 1);
 	run(in, o);
 	free_filters(filters);
 	unz_commit(o, unz_offset(in));
