@@ -22,7 +22,13 @@ unz_out_init(struct unz_out *o, int fd, const char *name, size_t max)
 	memset(o, 0, sizeof(*o));
 	o->fd = fd;
 	o->name = name;
-	o->cap = PSKD_BUFSIZE;
+	/*
+	 * Streamed bytes go out 128 KiB at a time, as zstd -dc writes them:
+	 * a consumer downstream runs while the next ones decode.  1 MiB
+	 * writes into a pipe ran 2-3x slower on a loaded 2-core machine
+	 * (tests/bench/unzst.sh).  A held unit grows the buffer up to max.
+	 */
+	o->cap = UNZ_CHUNK;
 	o->max = max < o->cap ? o->cap : max;
 	o->buf = pskd_xmalloc(o->cap);
 	o->spill = -1;

@@ -22,6 +22,9 @@
 
 #include "pskd.h"
 
+/* Bytes a streamed write carries (zstd's own output size). */
+#define UNZ_CHUNK	((size_t)128 << 10)
+
 enum unz_format {
 	UNZ_EMPTY, UNZ_ZSTD, UNZ_GZIP, UNZ_XZ, UNZ_BZIP2, UNZ_OTHER
 };
