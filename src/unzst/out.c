@@ -1,5 +1,5 @@
 /*
- * out.c - pskd-unzst's output: decoded bytes go out a buffer at a time,
+ * out.c - pskd-unzst's output: decoded bytes go out 128 KiB at a time,
  * or in the held mode once their unit ended whole and checked, held in
  * memory up to a limit and then in an unlinked temporary file; a --range
  * keeps only the lines that start inside it.
