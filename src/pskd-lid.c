@@ -140,7 +140,7 @@ keep_labels(void)
 		i = lid_model_label(&model, p, q ? (size_t)(q - p) : strlen(p));
 		if (i < 0) {
 			pskd_warnx("--keep: '%.*s' is not a label of %s",
-			    q ? (int)(q - p) : (int)strlen(p), p, model.path);
+			    q ? (int)(q - p) : (int)strlen(p), p, opt.model);
 			pskd_usage_error(NULL);
 		}
 		if (against.len > 0)
@@ -163,7 +163,7 @@ label_arg(void)
 	want = lid_model_label(&model, opt.label, strlen(opt.label));
 	if (want < 0) {
 		pskd_warnx("--label: '%s' is not a label of %s", opt.label,
-		    model.path);
+		    opt.model);
 		pskd_usage_error(NULL);
 	}
 	if (opt.as == NULL) {

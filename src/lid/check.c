@@ -110,7 +110,7 @@ floats(struct rd *c, uint64_t n)
 			return -1;
 		}
 		if ((size_t)got < k * 4) {
-			c->off += (uint64_t)got & ~(uint64_t)3;
+			c->off += (uint64_t)got;
 			return truncated(c);
 		}
 		for (i = 0; i < k; i++) {

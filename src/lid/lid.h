@@ -45,7 +45,8 @@ struct lid_model {
 };
 
 /*
- * arg: a path (it holds a '/' or ends in .bin or .ftz), or a name (lid176)
+ * arg: a path (it holds a '/', ends in .bin or .ftz, or names a file that
+ * exists), or a name (lid176)
  * looked up as NAME.ftz, then NAME.bin, where pskd_data_find looks.  0,
  * or -1 with e set to a message that starts with the path.
  */

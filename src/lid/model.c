@@ -14,12 +14,13 @@
 #include "pskd.h"
 #include "lid/lid.h"
 
+/* A path: it has a '/', a model's suffix, or names a file that is here. */
 static int
 is_path(const char *arg)
 {
 	size_t n = strlen(arg);
 
-	return strchr(arg, '/') != NULL ||
+	return strchr(arg, '/') != NULL || access(arg, F_OK) == 0 ||
 	    (n > 4 && (strcmp(arg + n - 4, ".bin") == 0 ||
 	    strcmp(arg + n - 4, ".ftz") == 0));
 }
