@@ -14,7 +14,7 @@ $(O)/libpskd-lid.a: $(O)/lid/ft.o
 $(B)/pskd-lid: $(O)/libpskd-lid.a
 $(B)/pskd-lid: LIBS += -lfasttext -lstdc++
 $(O)/tests/%: LIBS += -lfasttext -lstdc++
-fuzz: LIBS += -lfasttext -lstdc++
+fuzz: LIBS += -lfasttext -lstdc++ -fsanitize-link-c++-runtime
 fuzz: FAMSRC += src/lid/ft.cc
 
 # make install: the models make deps put in vocab/ (lid176.ftz).
