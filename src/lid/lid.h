@@ -65,9 +65,9 @@ struct lid_word;
  * bounded size: when it fills (LID_WORDS_MAX tokens or LID_WORDS_ROWS
  * rows), it starts again empty.  It changes how fast, never what.
  */
-#define LID_WORDS_SLOTS	(1u << 17)
+#define LID_WORDS_SLOTS	(1u << 18)
 #define LID_WORDS_MAX	(LID_WORDS_SLOTS / 2)
-#define LID_WORDS_ROWS	(2u << 20)
+#define LID_WORDS_ROWS	(4u << 20)
 #define LID_WORDS_LONG	64		/* longer tokens are not kept */
 
 struct lid_words {
