@@ -28,6 +28,9 @@
 #   LANG       pskd-lid --keep: the languages to keep (en, or en,de);
 #              empty: no language step.  Taken from this Makefile or the
 #              command line only, never from the locale's LANG variable
+#   LANGSCORE  pskd-lid -t: kept when a kept language's score is over it
+#              (0.65, FineWeb's); LANGMODEL: pskd-lid -m (lid176, or a
+#              fastText model file: GlotLID's)
 #   FILTER     pskd-filter -r: the rule sets (gopher-quality,c4,...);
 #              empty: no filter step
 #   DECON      benchmark files for pskd-decon -b (blank-separated);
@@ -93,6 +96,8 @@ ZSTDFLAGS    ?= -3
 MR           ?= $(D)/mr-$(P)$(if $(filter-out 1,$(PIECES)),x$(PIECES))
 FILTER       ?=
 DECON        ?=
+LANGMODEL    ?= lid176
+LANGSCORE    ?= 0.65
 LANGFLAGS    ?=
 FILTERFLAGS  ?=
 DECONFLAGS   ?=
@@ -309,8 +314,8 @@ pskd_cmd_tok = pskd-unzst $1 | pskd-tok -q $(pskd_tokflags) $(pskd_field) $(TOKF
 # FILTER, DECON): documents in, the kept ones out, its verdicts and
 # dropped lines in D/clean/NAME.STAGE.verdicts and .dropped.
 pskd_stage_out = --verdicts $(D)/clean/$1.$2.verdicts --dropped $(D)/clean/$1.$2.dropped
-pskd_cmd_lang   = pskd-lid -q -m lid176 --keep $(pskd_on.lang) $(pskd_field) \
-    $(LANGFLAGS) $(call pskd_stage_out,$1,lang)
+pskd_cmd_lang   = pskd-lid -q -m $(LANGMODEL) --keep $(pskd_on.lang) \
+    -t $(LANGSCORE) $(pskd_field) $(LANGFLAGS) $(call pskd_stage_out,$1,lang)
 pskd_cmd_filter = pskd-filter -q -r $(FILTER) $(pskd_field) $(FILTERFLAGS) \
     $(call pskd_stage_out,$1,filter)
 pskd_cmd_decon  = pskd-decon -q $(addprefix -b ,$(DECON)) $(pskd_field) \
@@ -411,6 +416,7 @@ $(D)/kept/done: $(READY) $(D)/lists/shards
 	mkdir -p $(D)/kept
 	while read -r s f; do sha256sum < $(D)/$$f; done < $(D)/lists/shards \
 	    > $(D)/kept/shards.sha256
+	printf '%s %s\n' $(foreach s,$(SHARDS),$s $(pskd_file.$s)) > $(D)/kept/files
 	[ -f $(D)/index.sha256 ] && n=$$(wc -l < $(D)/index.sha256) && \
 	    head -n "$$n" $(D)/kept/shards.sha256 | cmp -s - $(D)/index.sha256 || \
 	    rm -rf $(D)/index $(D)/index.sha256
@@ -419,7 +425,8 @@ $(D)/kept/done: $(READY) $(D)/lists/shards
 	    pskd-shingle $(pskd_field) $(SHINGLEFLAGS) | pskd-minhash $(MINHASHFLAGS) | \
 	    pskd-lsh -q $(pskd_brt) -i $(D)/index --verdicts $(D)/kept/$$s.verdicts \
 	        --dropped $(D)/kept/$$s.dropped > $(D)/kept/$$s.jsonl; \
-	    $(call pskd_finish,$$s,$${f##*/}); \
+	    $(call pskd_finish,$$s,$$(awk -v s=$$s '$$1 == s { print $$2 }' \
+	        $(D)/kept/files)); \
 	done < $(D)/lists/shards
 	mv $(D)/kept/shards.sha256 $(D)/index.sha256
 	touch $@
