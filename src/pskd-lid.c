@@ -191,15 +191,20 @@ doc_failed(void)
 
 /*
  * A threshold for fastText's predict below which no label of probability
- * over t is pruned: its test is log(p + 1e-5) < log(threshold + 1e-5) on
- * the partial scores of hierarchical softmax, which may grow by up to
- * log(1 + 1e-5) a level on the way down (at most nlabels levels), and a
- * margin for rounding.  -1: prune nothing.
+ * over t is pruned.  Hierarchical softmax prunes a node when its partial
+ * score (a sum of log(x + 1e-5), x <= 1) is under log(threshold + 1e-5);
+ * on the way down to a leaf the score can still grow by log(1 + 1e-5) a
+ * level, at most nlabels levels, and each float addition may round by
+ * 2^-24 of the score's size.  The threshold leaves that much room and a
+ * thousandth more; softmax's test (p < threshold) needs less.  -1: prune
+ * nothing.
  */
 static float
 below(double t)
 {
-	double l = t * exp(-((double)model.nlabels * 1e-5 + 1e-3)) - 1e-5;
+	double lt = t > 0 ? -log(t) : 0;
+	double room = (double)model.nlabels * (1e-5 + (lt + 1) * 1.2e-7) + 1e-3;
+	double l = t * exp(-room) - 1e-5;
 
 	return l > 0 ? (float)l : -1.0f;
 }
