@@ -64,6 +64,7 @@ static int32_t want;			/* --label's index */
 static char *name[LID_MAXMEMBERS];	/* the members written */
 static size_t nnames;
 static struct pskd_buf against;		/* the verdicts' AGAINST */
+static struct pskd_buf what;		/* a verdict's WHAT */
 static struct lid_pred *top;		/* the first prediction's answers */
 static size_t ntop;
 
@@ -238,6 +239,23 @@ add_label(struct pskd_buf *b, int32_t i)
 	    model.labellen[i]);
 }
 
+/* Kept, with mm's values written into the line. */
+static void
+keep_members(void)
+{
+	lid_members_apply(&mm, &s.doc, s.line, s.len);
+	pskd_stage_keep_as(&s, mm.line.p, mm.line.len);
+}
+
+/* Dropped, the verdict's WHAT in what. */
+static void
+drop(void)
+{
+	pskd_buf_addc(&what, '\0');
+	pskd_stage_drop(&s, name[0], (const char *)what.p,
+	    (const char *)against.p);
+}
+
 static void
 keep_language(void)
 {
@@ -263,15 +281,12 @@ keep_language(void)
 		}
 		pskd_buf_addc(&mm.value[2], '}');
 	}
-	lid_members_apply(&mm, &s.doc, s.line, s.len);
-	pskd_stage_keep_as(&s, mm.line.p, mm.line.len);
+	keep_members();
 }
 
 static void
 language(void)
 {
-	struct pskd_buf what = { 0 };
-
 	if (lid_text_set(&text, s.doc.text, s.doc.textlen, &err) == -1 ||
 	    lid_text_predict(&text, (int32_t)opt.k, 0.0f, &err) == -1)
 		doc_failed();
@@ -285,6 +300,7 @@ language(void)
 		return;
 	}
 	/* The verdict: "fr:0.97" against "en>0.65". */
+	what.len = 0;
 	if (ntop > 0)
 		pskd_buf_add(&what, model.label[top[0].label],
 		    model.labellen[top[0].label]);
@@ -293,16 +309,12 @@ language(void)
 		lid_score_json(&what, top[0].prob);
 	else
 		pskd_buf_addc(&what, '0');
-	pskd_buf_addc(&what, '\0');
-	pskd_stage_drop(&s, name[0], (const char *)what.p,
-	    (const char *)against.p);
-	pskd_buf_free(&what);
+	drop();
 }
 
 static void
 label(void)
 {
-	struct pskd_buf what = { 0 };
 	float p = 0;
 	size_t i;
 
@@ -319,16 +331,13 @@ label(void)
 		else {
 			mm.value[0].len = 0;
 			lid_score_json(&mm.value[0], p);
-			lid_members_apply(&mm, &s.doc, s.line, s.len);
-			pskd_stage_keep_as(&s, mm.line.p, mm.line.len);
+			keep_members();
 		}
 		return;
 	}
+	what.len = 0;
 	lid_score_json(&what, p);
-	pskd_buf_addc(&what, '\0');
-	pskd_stage_drop(&s, name[0], (const char *)what.p,
-	    (const char *)against.p);
-	pskd_buf_free(&what);
+	drop();
 }
 
 /* Options that need others, names; exits 2 when they do not fit. */
@@ -476,5 +485,6 @@ main(int argc, char **argv)
 	free(inkeep);
 	free(top);
 	pskd_buf_free(&against);
+	pskd_buf_free(&what);
 	return c;
 }
