@@ -2,11 +2,12 @@
 # the message (the usage text after it is cut).
 . "$TESTDIR/../lib.sh"
 need_vocab lid176.ftz
-# The folders searched for a model, named as the test sees them.
+# The folders searched for a model, named as the test sees them (the
+# last, the installed one, depends on the build's PREFIX).
 try() {
 	no_usage pskd-lid "$@" < /dev/null 2> err
 	echo "exit $?"
-	sed "s|$PSKD_VOCAB_DIR|VOCAB|; s|$PSKD_BIN|BIN|g" err >&2
+	sed "s|$PSKD_VOCAB_DIR|VOCAB|; s|$PSKD_BIN|BIN|g; s|, /[^ ]*pskd (make|, DATADIR (make|" err >&2
 }
 try --keep en
 try -m lid176 --min 0.5
