@@ -28,6 +28,9 @@
 #   LANG       pskd-lid --keep: the languages to keep (en, or en,de);
 #              empty: no language step.  Taken from this Makefile or the
 #              command line only, never from the locale's LANG variable
+#   LANGSCORE  pskd-lid -t: kept when a kept language's score is over it
+#              (0.65, FineWeb's); LANGMODEL: pskd-lid -m (lid176, or a
+#              fastText model file: GlotLID's)
 #   FILTER     pskd-filter -r: the rule sets (gopher-quality,c4,...);
 #              empty: no filter step
 #   DECON      benchmark files for pskd-decon -b (blank-separated);
@@ -101,6 +104,8 @@ ZSTDFLAGS    ?= -3
 MR           ?= $(D)/mr-$(P)$(if $(filter-out 1,$(PIECES)),x$(PIECES))
 FILTER       ?=
 DECON        ?=
+LANGMODEL    ?= lid176
+LANGSCORE    ?= 0.65
 LANGFLAGS    ?=
 FILTERFLAGS  ?=
 DECONFLAGS   ?=
@@ -343,8 +348,8 @@ pskd_cmd_tok = pskd-unzst $1 | $(pskd_redact) pskd-tok -q $(pskd_tokflags) $(psk
 # FILTER, DECON): documents in, the kept ones out, its verdicts and
 # dropped lines in D/clean/NAME.STAGE.verdicts and .dropped.
 pskd_stage_out = --verdicts $(D)/clean/$1.$2.verdicts --dropped $(D)/clean/$1.$2.dropped
-pskd_cmd_lang   = pskd-lid -q -m lid176 --keep $(pskd_on.lang) $(pskd_field) \
-    $(LANGFLAGS) $(call pskd_stage_out,$1,lang)
+pskd_cmd_lang   = pskd-lid -q -m $(LANGMODEL) --keep $(pskd_on.lang) \
+    -t $(LANGSCORE) $(pskd_field) $(LANGFLAGS) $(call pskd_stage_out,$1,lang)
 pskd_cmd_filter = pskd-filter -q -r $(FILTER) $(pskd_field) $(FILTERFLAGS) \
     $(call pskd_stage_out,$1,filter)
 pskd_cmd_decon  = pskd-decon -q $(addprefix -b ,$(DECON)) $(pskd_field) \
