@@ -580,7 +580,7 @@ pskd_manifest_recover(const char *dir)
 
 	snprintf(mpath, sizeof(mpath), "%s/%s", dir, PSKD_MANIFEST);
 	snprintf(lpath, sizeof(lpath), "%s/%s", dir, PSKD_MANIFEST_LOCK);
-	if (pskd_file_slurp(mpath, &man) == -1 || (d = opendir(dir)) == NULL) {
+	if (pskd_slurp(mpath, 0, &man) == -1 || (d = opendir(dir)) == NULL) {
 		pskd_buf_free(&man);
 		return 0;
 	}
@@ -593,7 +593,7 @@ pskd_manifest_recover(const char *dir)
 			continue;
 		snprintf(tpath, sizeof(tpath), "%s/%s", dir, e->d_name);
 		t.len = 0;
-		if (pskd_file_slurp(tpath, &t) == 0 &&
+		if (pskd_slurp(tpath, PSKD_LOCK_MAX, &t) == 0 &&
 		    pskd_manifest_lock_parse(t.p, t.len, want, err,
 		    sizeof(err)) == 0 && strcmp(want, hex) == 0 &&
 		    rename(tpath, lpath) == 0 && pskd_fsync_dir(lpath) == 0)
@@ -691,29 +691,6 @@ out:
 	pskd_buf_free(&obj);
 	pskd_buf_free(&val);
 	return r;
-}
-
-int
-pskd_file_slurp(const char *path, struct pskd_buf *b)
-{
-	ssize_t got;
-	int fd, saved;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	for (;;) {
-		pskd_buf_reserve(b, 65536);
-		got = read(fd, b->p + b->len, b->cap - b->len);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		b->len += (size_t)got;
-	}
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return got < 0 ? -1 : 0;
 }
 
 /* ---- checkpoints ------------------------------------------------------- */

@@ -19,6 +19,12 @@
 #define PSKD_PARTIAL		".partial"	/* NAME.partial: the bytes */
 #define PSKD_CHECKPOINT		".partial.json"	/* NAME.partial.json */
 #define PSKD_NAME_MAX		200
+/*
+ * The longest lock and checkpoint read (pskd_slurp's max): a lock is one
+ * line of 87 bytes; a checkpoint holds a URL, which may be long.
+ */
+#define PSKD_LOCK_MAX		4096
+#define PSKD_CHECKPOINT_MAX	(16u << 20)
 
 enum pskd_shard_status {
 	PSKD_SHARD_PENDING,
@@ -113,8 +119,6 @@ int	pskd_shard_name_ok(const char *name);
  * shard's record on one line.
  */
 int	pskd_record_text_ok(const char *t);
-/* Read a whole small file; 0 or -1 (errno). */
-int	pskd_file_slurp(const char *path, struct pskd_buf *b);
 
 /* The checkpoint NAME.partial.json of a partial download. */
 struct pskd_checkpoint {

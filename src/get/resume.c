@@ -48,7 +48,7 @@ pskd_xfer_resume(struct pskd_xfer *x, const char *path)
 	int64_t n;
 	int r = 0;
 
-	if (pskd_file_slurp(x->ckpt, &b) == -1) {
+	if (pskd_slurp(x->ckpt, PSKD_CHECKPOINT_MAX, &b) == -1) {
 		pskd_buf_free(&b);
 		return 0;
 	}

@@ -91,7 +91,7 @@ manifest_problem(struct pskd_get *g, const struct pskd_buf *man, char *msg,
 
 	*msg = '\0';
 	pskd_sha256_hex(man->p, man->len, hex);
-	if (pskd_file_slurp(lpath, &lock) == -1)
+	if (pskd_slurp(lpath, PSKD_LOCK_MAX, &lock) == -1)
 		snprintf(msg, size, "no %s (%s)", PSKD_MANIFEST_LOCK,
 		    strerror(errno));
 	else if (pskd_manifest_lock_parse(lock.p, lock.len, want, err,
@@ -115,7 +115,7 @@ load_manifest(struct pskd_get *g)
 	char *path = pskd_get_asprintf("%s/%s", g->opt->dir, PSKD_MANIFEST);
 	char msg[512];
 
-	if (pskd_file_slurp(path, &b) == -1) {
+	if (pskd_slurp(path, 0, &b) == -1) {
 		if (errno != ENOENT)
 			pskd_err(PSKD_EXIT_DATA, "%s", path);
 	} else if (manifest_problem(g, &b, msg, sizeof(msg)) != NULL) {

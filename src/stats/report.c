@@ -60,7 +60,7 @@ report_load_manifest(struct report *rp, const char *path)
 	uint64_t line;
 	size_t i;
 
-	if (pskd_file_slurp(path, &b) == -1)
+	if (pskd_slurp(path, 0, &b) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
 	pskd_manifest_init(&m);
 	if (pskd_manifest_parse(&m, b.p, b.len, err, sizeof(err), &line) == -1)
@@ -202,7 +202,7 @@ report_load_dir(struct report *rp, const char *dir)
 void
 report_load_window(struct report *rp, const char *path)
 {
-	if (pskd_file_slurp(path, &rp->window) == -1)
+	if (pskd_slurp(path, 0, &rp->window) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
 	rp->has_window = 1;
 }

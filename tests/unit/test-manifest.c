@@ -68,7 +68,7 @@ recover_cases(void)
 	snprintf(path, sizeof(path), "%s/manifest.json.lock", dir);
 	lock.len = 0;
 	pskd_sha256_hex(man.p, man.len, hex);
-	check(pskd_file_slurp(path, &lock) == 0 &&
+	check(pskd_slurp(path, 0, &lock) == 0 &&
 	    pskd_manifest_lock_parse(lock.p, lock.len, want, err,
 	    sizeof(err)) == 0 && strcmp(want, hex) == 0,
 	    "the lock now vouches for the manifest in place");
