@@ -533,8 +533,12 @@ pskd_manifest_save(const struct pskd_manifest *m, const char *dir)
 	 * The new lock is on disk before the new manifest is renamed into
 	 * place, and not a temporary the signal handlers remove: a crash or
 	 * a signal between the two renames leaves it for
-	 * pskd_manifest_recover() to finish.
+	 * pskd_manifest_recover() to finish.  A save of this run that failed
+	 * after its manifest went into place left one that vouches for that
+	 * manifest: it goes into place first (the sweep would remove it).
 	 */
+	if (access(ltmp, F_OK) == 0)
+		(void)pskd_manifest_recover(dir);
 	pskd_tmp_sweep(lpath);
 	fd = open(ltmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 	    0666);
@@ -549,10 +553,15 @@ pskd_manifest_save(const struct pskd_manifest *m, const char *dir)
 		errno = saved;
 		goto fail;
 	}
-	if (pskd_outfile_commit(&o) == -1)
-		goto fail;
-	if (rename(ltmp, lpath) == -1 || pskd_fsync_dir(lpath) == -1)
-		goto fail;
+	/*
+	 * From here a failure may leave the new manifest in place (a rename
+	 * done, the folder's fsync failed): the lock's temporary stays, for
+	 * pskd_manifest_recover(), which uses it only if it vouches for the
+	 * manifest it finds.
+	 */
+	if (pskd_outfile_commit(&o) == -1 || rename(ltmp, lpath) == -1 ||
+	    pskd_fsync_dir(lpath) == -1)
+		goto out;
 	r = 0;
 	goto out;
 fail:
@@ -560,10 +569,12 @@ fail:
 	(void)unlink(ltmp);
 	errno = saved;
 out:
+	saved = errno;
 	if (fd != -1)
 		close(fd);
 	pskd_buf_free(&b);
 	pskd_buf_free(&lock);
+	errno = saved;
 	return r;
 }
 

@@ -130,12 +130,16 @@ load_manifest(struct pskd_get *g)
 	free(path);
 }
 
-/* Rewrite manifest and lock from the jobs; the caller holds g->mu. */
-static void
+/*
+ * Rewrite manifest and lock from the jobs; the caller holds g->mu.  0
+ * once both are on disk, else -1.
+ */
+static int
 save_manifest(struct pskd_get *g)
 {
 	struct pskd_manifest m;
 	size_t i;
+	int r;
 
 	pskd_manifest_init(&m);
 	for (i = 0; i < g->njobs; i++)
@@ -145,9 +149,11 @@ save_manifest(struct pskd_get *g)
 	 * own failures, which are likely its cause; the folder keeps its
 	 * previous manifest and lock, which still agree.
 	 */
-	if (pskd_manifest_save(&m, g->opt->dir) == -1 && g->save_errno == 0)
+	r = pskd_manifest_save(&m, g->opt->dir);
+	if (r == -1 && g->save_errno == 0)
 		g->save_errno = errno;
 	pskd_manifest_free(&m);
+	return r;
 }
 
 static void *
@@ -156,6 +162,7 @@ worker(void *arg)
 	struct pskd_get *g = arg;
 	struct pskd_get_job *j;
 	size_t i;
+	int saved;
 
 	for (;;) {
 		pthread_mutex_lock(&g->mu);
@@ -176,12 +183,16 @@ worker(void *arg)
 			g->nfailed++;
 		g->done_bytes += j->have;
 		__atomic_store_n(&j->have, 0, __ATOMIC_RELAXED);
-		if (!g->opt->stream)
-			save_manifest(g);
+		saved = !g->opt->stream && save_manifest(g) == 0;
 		pthread_mutex_unlock(&g->mu);
-		/* The manifest vouches for the shard: its checkpoint goes. */
+		/*
+		 * The manifest on disk vouches for the shard: its checkpoint
+		 * goes.  Not before: until then it is what the next run
+		 * finishes the shard from.
+		 */
 		if (j->done_ckpt) {
-			(void)unlink(j->done_ckpt);
+			if (saved && j->out.status == PSKD_SHARD_COMPLETE)
+				(void)unlink(j->done_ckpt);
 			free(j->done_ckpt);
 			j->done_ckpt = NULL;
 		}
