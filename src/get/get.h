@@ -60,7 +60,15 @@ struct pskd_get_job {
 	uint64_t	 want_size;
 	int		 want_size_known;
 	int		 kept;		/* -u -d: another shard of the manifest */
-	struct pskd_shard out;	/* what the manifest says of it */
+	struct pskd_shard out;	/* what the shard's fetch made of it */
+	/*
+	 * What the manifest says of it while the run goes (under the mutex):
+	 * its record in the folder's manifest before, if that was a complete
+	 * shard of this URL, until its fetch ends and out replaces it; so a
+	 * run stopped midway still vouches for the shards it had not
+	 * reached, and one over complete shards writes the same manifest.
+	 */
+	struct pskd_shard rec;
 	char		*error;		/* why it failed */
 	char		*done_ckpt;	/* to remove once the manifest has it */
 	uint64_t	 have;		/* progress (atomic: read by progress.c) */
@@ -82,6 +90,13 @@ struct pskd_get {
 	int		 save_errno;	/* the first manifest save that failed */
 	uint64_t	 done_bytes;	/* of finished shards, for progress */
 	struct pskd_manifest old;	/* the folder's manifest before */
+	/*
+	 * The manifest's bytes on disk, which its lock vouches for (ondisk
+	 * 0: none such): a save of the same bytes writes nothing, so a run
+	 * that changes nothing works in a read-only folder.
+	 */
+	struct pskd_buf	 ondisk_man;
+	int		 ondisk;
 	pthread_mutex_t	 mu;
 	/* progress.c's thread, and the lines it has drawn (under pmu). */
 	pthread_t	 p_th;

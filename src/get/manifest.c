@@ -515,7 +515,21 @@ out:
 int
 pskd_manifest_save(const struct pskd_manifest *m, const char *dir)
 {
-	struct pskd_buf b = { NULL, 0, 0 }, lock = { NULL, 0, 0 };
+	struct pskd_buf b = { NULL, 0, 0 };
+	int r, saved;
+
+	pskd_manifest_encode(m, &b);
+	r = pskd_manifest_write(&b, dir);
+	saved = errno;
+	pskd_buf_free(&b);
+	errno = saved;
+	return r;
+}
+
+int
+pskd_manifest_write(const struct pskd_buf *man, const char *dir)
+{
+	struct pskd_buf lock = { NULL, 0, 0 };
 	struct pskd_outfile o;
 	char mpath[PATH_MAX], lpath[PATH_MAX], ltmp[PATH_MAX];
 	int fd = -1, r = -1, saved;
@@ -524,8 +538,7 @@ pskd_manifest_save(const struct pskd_manifest *m, const char *dir)
 	snprintf(lpath, sizeof(lpath), "%s/%s", dir, PSKD_MANIFEST_LOCK);
 	snprintf(ltmp, sizeof(ltmp), "%s/.%s.tmp.%ld", dir, PSKD_MANIFEST_LOCK,
 	    (long)getpid());
-	pskd_manifest_encode(m, &b);
-	pskd_manifest_lock_encode(b.p, b.len, &lock);
+	pskd_manifest_lock_encode(man->p, man->len, &lock);
 	/* pskd-get's own names are never written through a link. */
 	if (pskd_unlink_odd(mpath) == -1 || pskd_unlink_odd(lpath) == -1)
 		goto out;
@@ -547,7 +560,7 @@ pskd_manifest_save(const struct pskd_manifest *m, const char *dir)
 		goto fail;
 	if (pskd_outfile_open(&o, mpath) == -1)
 		goto fail;
-	if (pskd_write_all(o.fd, b.p, b.len) == -1) {
+	if (pskd_write_all(o.fd, man->p, man->len) == -1) {
 		saved = errno;
 		pskd_outfile_abort(&o);
 		errno = saved;
@@ -572,7 +585,6 @@ out:
 	saved = errno;
 	if (fd != -1)
 		close(fd);
-	pskd_buf_free(&b);
 	pskd_buf_free(&lock);
 	errno = saved;
 	return r;

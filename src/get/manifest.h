@@ -82,6 +82,8 @@ void	pskd_manifest_encode(const struct pskd_manifest *m, struct pskd_buf *b);
  * (errno).
  */
 int	pskd_manifest_save(const struct pskd_manifest *m, const char *dir);
+/* The same for a manifest already encoded. */
+int	pskd_manifest_write(const struct pskd_buf *man, const char *dir);
 /*
  * After a crash between the two renames of pskd_manifest_save, the lock's
  * temporary vouches for the manifest in place: rename it into place.  For

@@ -125,6 +125,10 @@ load_manifest(struct pskd_get *g)
 			    "from the list", path, msg);
 		pskd_warnx("%s: %s; rebuilding it (--force)", path, msg);
 		pskd_manifest_free(&g->old);
+	} else {
+		g->ondisk_man = b;
+		g->ondisk = 1;
+		b.p = NULL;
 	}
 	pskd_buf_free(&b);
 	free(path);
@@ -138,21 +142,36 @@ static int
 save_manifest(struct pskd_get *g)
 {
 	struct pskd_manifest m;
+	struct pskd_buf b = { NULL, 0, 0 };
 	size_t i;
-	int r;
+	int r = 0;
 
 	pskd_manifest_init(&m);
 	for (i = 0; i < g->njobs; i++)
-		pskd_shard_copy(pskd_manifest_add(&m), &g->jobs[i].out);
+		pskd_shard_copy(pskd_manifest_add(&m), &g->jobs[i].rec);
+	pskd_manifest_encode(&m, &b);
+	pskd_manifest_free(&m);
+	if (g->ondisk && b.len == g->ondisk_man.len &&
+	    memcmp(b.p, g->ondisk_man.p, b.len) == 0)
+		goto out;		/* already on disk, and vouched for */
 	/*
 	 * A failure (a full disk) is said at the end, after the shards'
 	 * own failures, which are likely its cause; the folder keeps its
 	 * previous manifest and lock, which still agree.
 	 */
-	r = pskd_manifest_save(&m, g->opt->dir);
-	if (r == -1 && g->save_errno == 0)
-		g->save_errno = errno;
-	pskd_manifest_free(&m);
+	if ((r = pskd_manifest_write(&b, g->opt->dir)) == -1) {
+		if (g->save_errno == 0)
+			g->save_errno = errno;
+		/* What is on disk now is not known: the next save writes. */
+		g->ondisk = 0;
+		goto out;
+	}
+	pskd_buf_free(&g->ondisk_man);
+	g->ondisk_man = b;
+	g->ondisk = 1;
+	b.p = NULL;
+out:
+	pskd_buf_free(&b);
 	return r;
 }
 
@@ -183,6 +202,8 @@ worker(void *arg)
 			g->nfailed++;
 		g->done_bytes += j->have;
 		__atomic_store_n(&j->have, 0, __ATOMIC_RELAXED);
+		pskd_shard_clear(&j->rec);
+		pskd_shard_copy(&j->rec, &j->out);
 		saved = !g->opt->stream && save_manifest(g) == 0;
 		pthread_mutex_unlock(&g->mu);
 		/*
@@ -289,6 +310,7 @@ work(struct pskd_get *g)
 int
 pskd_get_run(struct pskd_get *g)
 {
+	const struct pskd_shard *before;
 	size_t i, nfailed = 0;
 	int status = 0;
 
@@ -296,6 +318,7 @@ pskd_get_run(struct pskd_get *g)
 		struct pskd_get_job *j = &g->jobs[i];
 
 		if (j->kept) {
+			pskd_shard_copy(&j->rec, &j->out);
 			g->nkept++;
 			continue;
 		}
@@ -304,6 +327,12 @@ pskd_get_run(struct pskd_get *g)
 		j->out.url = pskd_xstrdup(j->url);
 		j->out.file = pskd_xstrdup(j->name);
 		j->out.status = PSKD_SHARD_PENDING;
+		before = pskd_manifest_find(&g->old, j->name);
+		if (before && before->status == PSKD_SHARD_COMPLETE &&
+		    strcmp(before->url, j->url) == 0)
+			pskd_shard_copy(&j->rec, before);
+		else
+			pskd_shard_copy(&j->rec, &j->out);
 	}
 	pskd_get_progress_start(g);
 	work(g);
