@@ -131,6 +131,7 @@ get_lists(struct pskd_get *g, int argc, char **argv)
 {
 	int i;
 
+	pskd_get_fd_limit(g->opt->jobs);
 	if (argc == 0)
 		pskd_get_read_list(g, NULL);
 	for (i = 0; i < argc; i++)
@@ -150,6 +151,7 @@ get_url(struct pskd_get *g, struct pskd_get_opt *opt, const char *url,
 		opt->jobs = 1;
 		opt->resume_only = 0;
 	} else {
+		pskd_get_fd_limit(opt->jobs);
 		pskd_get_open_folder(g);
 		pskd_get_plan_one(g, url, sha);
 	}

@@ -125,6 +125,11 @@ char	*pskd_get_shard_name(const struct pskd_get *g, const char *url,
  * load the manifest, which its lock must vouch for (or --force).
  */
 void	pskd_get_open_folder(struct pskd_get *g);
+/*
+ * Raise the soft limit on open files to what `jobs` jobs need, as far as
+ * the hard limit allows; exit 1 with one line if it does not allow that.
+ */
+void	pskd_get_fd_limit(unsigned jobs);
 /* Download every planned shard; the exit status. */
 int	pskd_get_run(struct pskd_get *g);
 

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <dirent.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "pskd.h"
+#include "curl.h"
 #include "get.h"
 
 void
@@ -277,6 +279,45 @@ lock_folder(const char *dir)
 	(void)pskd_manifest_recover(dir);
 	remove_stale(fd);
 	/* fd stays open: the lock lasts as long as the run. */
+}
+
+/*
+ * The descriptors a run holds at most: standard input, output and error
+ * and the folder's lock; a manifest save or a checkpoint (one at a time,
+ * under g->mu: the temporary, the lock's, the folder's for fsync); one
+ * start of curl; a margin for the C library.  And each job its
+ * NAME.partial and its request's.
+ */
+#define RUN_FDS		(4 + 3 + PSKD_CURL_START_FDS + 8)
+#define JOB_FDS		(1 + PSKD_CURL_FDS)
+
+void
+pskd_get_fd_limit(unsigned jobs)
+{
+	rlim_t need = RUN_FDS + (rlim_t)jobs * JOB_FDS, most;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1 ||
+	    rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
+		return;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need) {
+		rl.rlim_cur = need;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+			return;
+	}
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1 || rl.rlim_cur >= need)
+		return;
+	if (rl.rlim_max > rl.rlim_cur && rl.rlim_max != RLIM_INFINITY)
+		rl.rlim_cur = rl.rlim_max;
+	most = rl.rlim_cur > RUN_FDS ? (rl.rlim_cur - RUN_FDS) / JOB_FDS : 0;
+	if (most == 0)
+		pskd_errx(PSKD_EXIT_DATA, "-j %u: needs %llu open files, the "
+		    "limit is %llu (ulimit -Hn)", jobs,
+		    (unsigned long long)need, (unsigned long long)rl.rlim_cur);
+	pskd_errx(PSKD_EXIT_DATA, "-j %u: needs %llu open files, the limit is "
+	    "%llu (ulimit -Hn); -j %llu at most", jobs,
+	    (unsigned long long)need, (unsigned long long)rl.rlim_cur,
+	    (unsigned long long)most);
 }
 
 void
