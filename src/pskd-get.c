@@ -158,6 +158,20 @@ get_url(struct pskd_get *g, struct pskd_get_opt *opt, const char *url,
 	return pskd_get_run(g);
 }
 
+/*
+ * A header's value may be a secret, and the argument vector is for any
+ * user to read (/proc/PID/cmdline, ps): once copied, it is blanked there,
+ * its name left.  --header-file leaves it no moment there at all.
+ */
+static void
+blank_value(char *h)
+{
+	char *v = strchr(h, ':');
+
+	if (v != NULL)
+		memset(v + 1, ' ', strlen(v + 1));
+}
+
 /* "shards/" names files "shards/x", not "shards//x". */
 static const char *
 folder(const char *dir)
@@ -228,6 +242,7 @@ main(int argc, char **argv)
 				    "(Name: value)");
 				pskd_usage_error(NULL);
 			}
+			blank_value(optarg);
 			creds = 1;
 			break;
 		case 'j':
