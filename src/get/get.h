@@ -90,6 +90,7 @@ struct pskd_get {
 	int		 save_errno;	/* the first manifest save that failed */
 	uint64_t	 done_bytes;	/* of finished shards, for progress */
 	struct pskd_manifest old;	/* the folder's manifest before */
+	struct pskd_names names;	/* of the jobs named so far */
 	/*
 	 * The manifest's bytes on disk, which its lock vouches for (ondisk
 	 * 0: none such): a save of the same bytes writes nothing, so a run
@@ -97,6 +98,7 @@ struct pskd_get {
 	 */
 	struct pskd_buf	 ondisk_man;
 	int		 ondisk;
+	int		 dirty;		/* a record changed since that save */
 	pthread_mutex_t	 mu;
 	/* progress.c's thread, and the lines it has drawn (under pmu). */
 	pthread_t	 p_th;
@@ -116,8 +118,8 @@ void	pskd_get_plan_one(struct pskd_get *g, const char *url,
 /* -u URL: one shard to the standard output. */
 void	pskd_get_plan_stream(struct pskd_get *g, const char *url,
 	    const char *sha);
-char	*pskd_get_shard_name(const struct pskd_get *g, const char *url,
-	    size_t index);
+/* A name for url's shard, none of g->names: the shards' before it. */
+char	*pskd_get_shard_name(const struct pskd_get *g, const char *url);
 
 /* run.c */
 /*

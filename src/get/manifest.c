@@ -72,6 +72,23 @@ pskd_shard_copy(struct pskd_shard *to, const struct pskd_shard *from)
 		pskd_buf_add(&to->extra, from->extra.p, from->extra.len);
 }
 
+static int
+same_text(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+int
+pskd_shard_equal(const struct pskd_shard *a, const struct pskd_shard *b)
+{
+	return same_text(a->url, b->url) && same_text(a->file, b->file) &&
+	    a->bytes == b->bytes && strcmp(a->sha256, b->sha256) == 0 &&
+	    same_text(a->etag, b->etag) && a->status == b->status &&
+	    a->sha256_from == b->sha256_from &&
+	    a->extra.len == b->extra.len && (a->extra.len == 0 ||
+	    memcmp(a->extra.p, b->extra.p, a->extra.len) == 0);
+}
+
 void
 pskd_manifest_free(struct pskd_manifest *m)
 {
@@ -80,6 +97,7 @@ pskd_manifest_free(struct pskd_manifest *m)
 	for (i = 0; i < m->n; i++)
 		pskd_shard_clear(&m->shards[i]);
 	free(m->shards);
+	pskd_names_free(&m->files);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -100,6 +118,10 @@ pskd_manifest_find(const struct pskd_manifest *m, const char *file)
 {
 	size_t i;
 
+	if (m->files.n == m->n) {	/* parsed: every file in the index */
+		i = pskd_names_find(&m->files, file);
+		return i == PSKD_NAMES_NONE ? NULL : &m->shards[i];
+	}
 	for (i = 0; i < m->n; i++)
 		if (m->shards[i].file && strcmp(m->shards[i].file, file) == 0)
 			return &m->shards[i];
@@ -448,8 +470,8 @@ pskd_manifest_parse(struct pskd_manifest *m, const unsigned char *p,
 		if (parse_shard(pskd_manifest_add(m), p, n, err,
 		    errsize) == -1)
 			return -1;
-		if (pskd_manifest_find(m, m->shards[m->n - 1].file) !=
-		    &m->shards[m->n - 1]) {
+		if (pskd_names_add(&m->files, m->shards[m->n - 1].file,
+		    m->n - 1) != PSKD_NAMES_NONE) {
 			snprintf(err, errsize, "file '%s' listed twice",
 			    m->shards[m->n - 1].file);
 			return -1;

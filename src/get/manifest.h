@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "pskd.h"
+#include "names.h"
 #include "sha256.h"
 
 #define PSKD_MANIFEST		"manifest.json"
@@ -53,6 +54,7 @@ struct pskd_manifest {
 	struct pskd_shard *shards;
 	size_t		 n;
 	size_t		 cap;
+	struct pskd_names files;	/* of a parsed manifest, for find */
 };
 
 void	pskd_manifest_init(struct pskd_manifest *m);
@@ -64,6 +66,9 @@ struct pskd_shard *pskd_manifest_find(const struct pskd_manifest *m,
 void	pskd_shard_clear(struct pskd_shard *s);
 /* The static string of a sha256_from value, or NULL if it is none. */
 const char *pskd_sha256_source(const char *name);
+/* 1 when the two records say the same (encode to the same bytes). */
+int	pskd_shard_equal(const struct pskd_shard *a,
+	    const struct pskd_shard *b);
 /* Fill the empty shard `to` with a copy of `from`. */
 void	pskd_shard_copy(struct pskd_shard *to, const struct pskd_shard *from);
 const char *pskd_shard_status_name(enum pskd_shard_status st);

@@ -28,6 +28,8 @@ pskd_get_init(struct pskd_get *g, const struct pskd_get_opt *opt)
 	memset(g, 0, sizeof(*g));
 	g->opt = opt;
 	pskd_manifest_init(&g->old);
+	pskd_names_init(&g->names);
+	g->dirty = 1;		/* the records are not yet the manifest's */
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_mutex_init(&g->pmu, NULL);
 }
@@ -148,11 +150,15 @@ save_manifest(struct pskd_get *g)
 	size_t i;
 	int r = 0;
 
+	/* No record changed since the manifest on disk was made of them. */
+	if (g->ondisk && !g->dirty)
+		return 0;
 	pskd_manifest_init(&m);
 	for (i = 0; i < g->njobs; i++)
 		pskd_shard_copy(pskd_manifest_add(&m), &g->jobs[i].rec);
 	pskd_manifest_encode(&m, &b);
 	pskd_manifest_free(&m);
+	g->dirty = 0;
 	if (g->ondisk && b.len == g->ondisk_man.len &&
 	    memcmp(b.p, g->ondisk_man.p, b.len) == 0)
 		goto out;		/* already on disk, and vouched for */
@@ -204,8 +210,11 @@ worker(void *arg)
 			g->nfailed++;
 		g->done_bytes += j->have;
 		__atomic_store_n(&j->have, 0, __ATOMIC_RELAXED);
-		pskd_shard_clear(&j->rec);
-		pskd_shard_copy(&j->rec, &j->out);
+		if (!pskd_shard_equal(&j->rec, &j->out)) {
+			pskd_shard_clear(&j->rec);
+			pskd_shard_copy(&j->rec, &j->out);
+			g->dirty = 1;
+		}
 		saved = !g->opt->stream && save_manifest(g) == 0;
 		pthread_mutex_unlock(&g->mu);
 		/*
@@ -358,13 +367,14 @@ pskd_get_run(struct pskd_get *g)
 	for (i = 0; i < g->njobs; i++) {
 		struct pskd_get_job *j = &g->jobs[i];
 
+		if (j->name == NULL)
+			j->name = pskd_get_shard_name(g, j->url);
+		(void)pskd_names_add(&g->names, j->name, i);
 		if (j->kept) {
 			pskd_shard_copy(&j->rec, &j->out);
 			g->nkept++;
 			continue;
 		}
-		if (j->name == NULL)
-			j->name = pskd_get_shard_name(g, j->url, i);
 		j->out.url = pskd_xstrdup(j->url);
 		j->out.file = pskd_xstrdup(j->name);
 		j->out.status = PSKD_SHARD_PENDING;

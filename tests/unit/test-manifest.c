@@ -228,6 +228,34 @@ main(void)
 	    "would win)");
 	pskd_manifest_free(&m);
 
+	/* Many shards: found by name; a file twice is refused. */
+	b.len = 0;
+	pskd_buf_add(&b, "{\"version\": 1, \"shards\": [\n", 27);
+	for (i = 0; i < 3000; i++) {
+		char rec[160];
+
+		snprintf(rec, sizeof(rec), "{\"url\": \"u\", \"file\": "
+		    "\"s%zu\", \"bytes\": %zu, \"sha256\": null, \"etag\": "
+		    "null, \"status\": \"failed\"}%s\n", i, i,
+		    i + 1 < 3000 ? "," : "");
+		pskd_buf_add(&b, rec, strlen(rec));
+	}
+	pskd_buf_add(&b, "]}\n", 3);
+	pskd_buf_addc(&b, '\0');
+	check(parse(&m, (char *)b.p) == 0 && m.n == 3000 &&
+	    pskd_manifest_find(&m, "s0")->bytes == 0 &&
+	    pskd_manifest_find(&m, "s2999")->bytes == 2999 &&
+	    pskd_manifest_find(&m, "s1234")->bytes == 1234 &&
+	    pskd_manifest_find(&m, "s3000") == NULL &&
+	    pskd_manifest_find(&m, "s") == NULL, "3000 shards found by name");
+	check(pskd_shard_equal(&m.shards[5], &m.shards[5]) &&
+	    !pskd_shard_equal(&m.shards[5], &m.shards[6]),
+	    "pskd_shard_equal");
+	pskd_manifest_free(&m);
+	memcpy(strstr((char *)b.p, "\"s2999\""), "\"s1000\"", 7);
+	check(parse(&m, (char *)b.p) == -1, "a file listed twice is refused");
+	pskd_manifest_free(&m);
+
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		check(parse(&m, bad[i]) == -1, "a manifest out of layout is "
 		    "refused");
