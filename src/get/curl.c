@@ -25,6 +25,7 @@
 
 #include "pskd.h"
 #include "curl.h"
+#include "manifest.h"
 
 extern char **environ;
 
@@ -58,19 +59,11 @@ pskd_http_free(struct pskd_http *h)
 	pskd_http_init(h);
 }
 
+/* A header's value that is a whole number, all of it. */
 static int
-parse_u64(const char *s, uint64_t *v, const char **end)
+number(const char *v, uint64_t *n)
 {
-	char *e;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &e, 10);
-	if (errno != 0)
-		return -1;
-	*end = e;
-	return 0;
+	return pskd_get_u64(v, strlen(v), n);
 }
 
 static void
@@ -82,7 +75,7 @@ retry_after(struct pskd_http *h, const char *v)
 	time_t when;
 
 	memset(&tm, 0, sizeof(tm));
-	if (parse_u64(v, &s, &e) == 0 && *e == '\0')
+	if (number(v, &s) == 0)
 		h->retry_after = s > 600 ? 600 : (double)s;
 	else if ((e = strptime(v, "%a, %d %b %Y %H:%M:%S GMT", &tm)) !=
 	    NULL && *e == '\0') {
@@ -93,25 +86,28 @@ retry_after(struct pskd_http *h, const char *v)
 	}
 }
 
+/* Content-Range: "bytes FIRST-LAST/TOTAL" (or a star for the range). */
 static void
 content_range(struct pskd_http *h, const char *v)
 {
-	const char *e;
+	const char *dash, *slash;
 	uint64_t last;
 
 	if (strncasecmp(v, "bytes ", 6) != 0)
 		return;
 	v += 6;
-	if (*v == '*')
-		e = v + 1;
-	else if (parse_u64(v, &h->range_start, &e) == 0 && *e == '-' &&
-	    parse_u64(e + 1, &last, &e) == 0 && last >= h->range_start)
+	if ((slash = strchr(v, '/')) == NULL)
+		return;
+	dash = memchr(v, '-', (size_t)(slash - v));
+	if (slash - v == 1 && *v == '*')
+		;
+	else if (dash != NULL && pskd_get_u64(v, (size_t)(dash - v),
+	    &h->range_start) == 0 && pskd_get_u64(dash + 1,
+	    (size_t)(slash - dash - 1), &last) == 0 && last >= h->range_start)
 		h->range_known = 1;
 	else
 		return;
-	if (*e == '/' && parse_u64(e + 1, &h->range_total, &e) == 0 &&
-	    *e == '\0')
-		h->range_total_known = 1;
+	h->range_total_known = number(slash + 1, &h->range_total) == 0;
 }
 
 /* 32 bytes of base64 (with its one '=' of padding) as hex, or "". */
@@ -202,7 +198,6 @@ static void
 header_line(struct pskd_http *h, char *line)
 {
 	char *colon, *v;
-	const char *e;
 	size_t n;
 
 	n = strlen(line);
@@ -222,8 +217,7 @@ header_line(struct pskd_http *h, char *line)
 	for (v = colon + 1; *v == ' ' || *v == '\t'; v++)
 		;
 	if (strcasecmp(line, "content-length") == 0) {
-		h->length_known = parse_u64(v, &h->length, &e) == 0 &&
-		    *e == '\0';
+		h->length_known = number(v, &h->length) == 0;
 	} else if (strcasecmp(line, "content-range") == 0) {
 		content_range(h, v);
 	} else if (strcasecmp(line, "etag") == 0) {
@@ -239,8 +233,7 @@ header_line(struct pskd_http *h, char *line)
 	} else if (strcasecmp(line, "x-linked-etag") == 0) {
 		linked_etag(h, v);
 	} else if (strcasecmp(line, "x-linked-size") == 0) {
-		h->linked_size_known = parse_u64(v, &h->linked_size, &e) == 0 &&
-		    *e == '\0';
+		h->linked_size_known = number(v, &h->linked_size) == 0;
 	} else if (strcasecmp(line, "repr-digest") == 0) {
 		digest(v, 1, h->repr_sha);
 	} else if (strcasecmp(line, "digest") == 0)

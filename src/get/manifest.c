@@ -164,24 +164,16 @@ pskd_shard_name_ok(const char *name)
 	return 1;
 }
 
-/* A JSON number that is a whole number in 0 .. 2^64-1, written plainly. */
-static int
-parse_u64(const unsigned char *p, size_t n, uint64_t *v)
+int
+pskd_get_u64(const void *p, size_t n, uint64_t *v)
 {
-	uint64_t x = 0;
-	size_t i;
+	char num[24];
 
-	if (n == 0 || n > 20 || (n > 1 && p[0] == '0'))
+	if (n == 0 || n >= sizeof(num))
 		return -1;
-	for (i = 0; i < n; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return -1;
-		if (x > (UINT64_MAX - (uint64_t)(p[i] - '0')) / 10)
-			return -1;
-		x = x * 10 + (uint64_t)(p[i] - '0');
-	}
-	*v = x;
-	return 0;
+	memcpy(num, p, n);
+	num[n] = '\0';
+	return pskd_strtonum(num, 0, UINT64_MAX, 0, v);
 }
 
 /* A string member as a C string (no NUL inside), or NULL for null. */
@@ -345,7 +337,7 @@ parse_shard(struct pskd_shard *s, const unsigned char *p, size_t n,
 		goto out;
 	}
 	if (f[2].kind != PSKD_JSON_NUMBER ||
-	    parse_u64(f[2].raw, f[2].rawlen, &s->bytes) == -1) {
+	    pskd_get_u64(f[2].raw, f[2].rawlen, &s->bytes) == -1) {
 		snprintf(err, errsize, "\"bytes\" must be a whole number");
 		goto out;
 	}
@@ -428,7 +420,7 @@ pskd_manifest_parse(struct pskd_manifest *m, const unsigned char *p,
 	}
 	free_fields(f, 2);
 	if (f[0].kind != PSKD_JSON_NUMBER ||
-	    parse_u64(f[0].raw, f[0].rawlen, &version) == -1 || version != 1) {
+	    pskd_get_u64(f[0].raw, f[0].rawlen, &version) == -1 || version != 1) {
 		snprintf(err, errsize, "not a version 1 manifest");
 		return -1;
 	}
@@ -773,13 +765,13 @@ pskd_checkpoint_parse(struct pskd_checkpoint *c, const unsigned char *p,
 			goto out;
 		}
 	if (f[0].kind != PSKD_JSON_NUMBER ||
-	    parse_u64(f[0].raw, f[0].rawlen, &version) == -1 || version != 1) {
+	    pskd_get_u64(f[0].raw, f[0].rawlen, &version) == -1 || version != 1) {
 		snprintf(err, errsize, "not a version 1 checkpoint");
 		goto out;
 	}
 	if (get_string(&f[1], 0, &c->url) == -1 ||
 	    f[2].kind != PSKD_JSON_NUMBER ||
-	    parse_u64(f[2].raw, f[2].rawlen, &c->verified) == -1 ||
+	    pskd_get_u64(f[2].raw, f[2].rawlen, &c->verified) == -1 ||
 	    get_sha(&f[4], 0, c->sha256) == -1 ||
 	    get_string(&f[5], 1, &c->etag) == -1 ||
 	    get_string(&f[6], 1, &c->last_modified) == -1) {
@@ -787,7 +779,7 @@ pskd_checkpoint_parse(struct pskd_checkpoint *c, const unsigned char *p,
 		goto out;
 	}
 	if (f[3].kind == PSKD_JSON_NUMBER &&
-	    parse_u64(f[3].raw, f[3].rawlen, &c->expected) == 0)
+	    pskd_get_u64(f[3].raw, f[3].rawlen, &c->expected) == 0)
 		c->expected_known = 1;
 	else if (!(f[3].kind == PSKD_JSON_OTHER && f[3].rawlen == 4 &&
 	    memcmp(f[3].raw, "null", 4) == 0)) {

@@ -127,6 +127,12 @@ int	pskd_shard_name_ok(const char *name);
  */
 int	pskd_record_text_ok(const char *t);
 
+/*
+ * The whole number p[0..n), digits only (a JSON number of a record, an
+ * HTTP header's), through pskd_strtonum.  0, or -1.
+ */
+int	pskd_get_u64(const void *p, size_t n, uint64_t *v);
+
 /* The checkpoint NAME.partial.json of a partial download. */
 struct pskd_checkpoint {
 	char		*url;
