@@ -13,8 +13,9 @@
  *   curlcfg.c   --curl-config
  *   progress.c  what is shown on stderr while shards download
  *   verify.c    --verify and --annotate: the folder against its manifest
- *   curl.c, manifest.c, sha256.c: the curl program, the records on disk,
- *               SHA-256
+ *   curl.c, manifest.c, store.c, names.c, sha256.c: the curl program,
+ *               the records (store.c: the manifest on disk), a set of
+ *               names, SHA-256
  */
 #ifndef PSKD_GET_H
 #define PSKD_GET_H
