@@ -129,6 +129,8 @@ void	*pskd_xrealloc(void *p, size_t n);
 void	*pskd_xreallocarray(void *p, size_t n, size_t size);
 char	*pskd_xstrdup(const char *s);
 char	*pskd_xstrndup(const char *s, size_t n);
+/* a followed by b, a new string: file names made of a prefix and a suffix. */
+char	*pskd_xconcat(const char *a, const char *b);
 /* Fault in the whole pages of p[0..n) now, before they are written. */
 void	pskd_prefault(void *p, size_t n);
 
