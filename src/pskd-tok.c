@@ -12,7 +12,7 @@
 
 #include "pskd.h"
 #include "tok/tok.h"
-#include "tok/trainspecial.h"
+#include "tok/train-special.h"
 
 static const char usage_text[] =
     "pskd-tok [-bPq] [-E encoding] [-v vocab] [--bos token | --no-bos]\n"

@@ -16,10 +16,10 @@
 #include <xxhash.h>
 
 #include "pskd.h"
-#include "pretok.h"
+#include "bpe-pretok.h"
 #include "bpe.h"
 #include "hf.h"
-#include "merge.h"
+#include "bpe-merge.h"
 
 #define SMALL		64	/* pieces up to this long: the plain scan */
 #define CACHE_BITS	15	/* 32768 entries of 32 bytes: 1 MiB */

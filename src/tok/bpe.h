@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ranks.h"
+#include "bpe-ranks.h"
 
 
 /* A growable array of token ids. */

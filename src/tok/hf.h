@@ -14,7 +14,7 @@
 
 #include "pskd.h"
 #include "bpe.h"
-#include "ranks.h"
+#include "bpe-ranks.h"
 
 /* A compiled regular expression (PCRE2, JIT when it can). */
 struct pskd_hf_regex;

@@ -12,7 +12,7 @@ $(O)/tests/%: LIBS += -lpcre2-8
 fuzz: LIBS += -lpcre2-8
 
 # The first build has no -MMD files yet: name the includers of ucd.h.
-$(O)/tok/pretok.o: build/gen/ucd.h
+$(O)/tok/bpe-pretok.o: build/gen/ucd.h
 
 build/gen/ucd.h: src/gen/ucd.c
 	@mkdir -p build/gen

@@ -17,10 +17,10 @@
 #include <unistd.h>
 
 #include "pskd.h"
-#include "tok/trainspecial.h"
+#include "tok/train-special.h"
 #include "tok/vocab.h"
-#include "tok/pretok.h"
-#include "tok/trainbpe.h"
+#include "tok/bpe-pretok.h"
+#include "tok/train.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -13,9 +13,9 @@
 
 #include "pskd.h"
 #include "tok/bpe.h"
-#include "tok/charvocab.h"
-#include "tok/pretok.h"
-#include "tok/ranks.h"
+#include "tok/char.h"
+#include "tok/bpe-pretok.h"
+#include "tok/bpe-ranks.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -20,7 +20,7 @@
 #include "pskd.h"
 #include "check.h"
 #include "tok/hf.h"
-#include "tok/pretok.h"
+#include "tok/bpe-pretok.h"
 
 static const struct {
 	const char	*name;

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ranks.h"
+#include "bpe-ranks.h"
 
 /*
  * The part with the lowest rank, the leftmost of equal ones: its position

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "pskd.h"
-#include "pretok.h"
-#include "trainbpe.h"
+#include "bpe-pretok.h"
+#include "train.h"
 
 /* Unicode White_Space, the \s of the patterns. */
 static int

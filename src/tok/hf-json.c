@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "pskd.h"
-#include "jscan.h"
+#include "hf-json.h"
 
 void
 pskd_jscan_init(struct pskd_jscan *j, const unsigned char *p, size_t n)

@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "pskd.h"
-#include "pretok.h"
+#include "bpe-pretok.h"
 #include "ucd.h"
 
 _Static_assert(UCD_L == PSKD_CLASS_L && UCD_N == PSKD_CLASS_N &&

@@ -27,7 +27,7 @@
 
 #include "pskd.h"
 #include "hf.h"
-#include "pretok.h"
+#include "bpe-pretok.h"
 
 struct pskd_hf_regex {
 	pcre2_code	*code;

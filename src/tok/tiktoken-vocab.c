@@ -12,9 +12,9 @@
 
 #include "pskd.h"
 #include "bpe.h"
-#include "pretok.h"
-#include "ranks.h"
-#include "trainspecial.h"
+#include "bpe-pretok.h"
+#include "bpe-ranks.h"
+#include "train-special.h"
 #include "vocab.h"
 
 /* The tiktoken encodings: pattern, special tokens, the vocabulary size. */

@@ -20,8 +20,8 @@
 
 #include "pskd.h"
 #include "hf.h"
-#include "jscan.h"
-#include "pretok.h"
+#include "hf-json.h"
+#include "bpe-pretok.h"
 
 /* Where a load is: its walk, scratch strings, where to go on an error. */
 struct ld {

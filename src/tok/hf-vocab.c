@@ -21,7 +21,7 @@
 #include "pskd.h"
 #include "bpe.h"
 #include "hf.h"
-#include "pretok.h"
+#include "bpe-pretok.h"
 #include "vocab.h"
 
 struct anode {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "pskd.h"
-#include "charvocab.h"
+#include "char.h"
 #include "tok.h"
 
 static const struct pskd_tok_opt *opt;

@@ -14,7 +14,7 @@
 
 #include "pskd.h"
 #include "hf.h"
-#include "pretok.h"
+#include "bpe-pretok.h"
 
 static int
 is_space(uint32_t cp)

@@ -14,10 +14,10 @@
 
 #include "pskd.h"
 #include "hf.h"
-#include "pretok.h"
+#include "bpe-pretok.h"
 #include "tok.h"
-#include "trainbpe.h"
-#include "trainspecial.h"
+#include "train.h"
+#include "train-special.h"
 
 static const struct pskd_tok_opt *opt;
 static int pattern;		/* PSKD_PAT_* of -E */

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "pskd.h"
-#include "pretok.h"
-#include "trainspecial.h"
+#include "bpe-pretok.h"
+#include "train-special.h"
 #include "vocab.h"
 
 int

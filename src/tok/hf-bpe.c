@@ -19,7 +19,7 @@
 
 #include "pskd.h"
 #include "hf.h"
-#include "merge.h"
+#include "bpe-merge.h"
 
 #define SMALL	48	/* words up to this many symbols: the plain scan */
 

@@ -15,7 +15,7 @@
 #include <xxhash.h>
 
 #include "pskd.h"
-#include "ranks.h"
+#include "bpe-ranks.h"
 
 static const char b64[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -15,7 +15,7 @@
 #include <xxhash.h>
 
 #include "pskd.h"
-#include "trainbpe.h"
+#include "train.h"
 
 #define NONE	UINT32_MAX
 
