@@ -1,14 +1,15 @@
 /*
- * merge.h - what the merge loops of BPE share (bpe.c for byte-level pieces
- * by tiktoken's rule or HF's, hfbpe.c for words of characters): the parts
- * of a piece are a list over positions, nx[i] the one after the part at i
- * (n at the end), rk[i] the rank of the part at i joined to the next;
+ * bpe-merge.h - what the merge loops of BPE share (bpe.c for byte-level
+ * pieces by tiktoken's rule or HF's, hf-bpe.c for words of characters):
+ * the parts of a piece are a list over positions, nx[i] the one after the
+ * part at i (n at the end), rk[i] the rank of the part at i joined to the
+ * next;
  * short pieces scan it for the lowest rank after every merge, long ones
  * keep a 4-ary min-heap of (rank << 32 | position), half the depth of a
  * binary heap, whose four children of a node share a cache line.
  */
-#ifndef PSKD_MERGE_H
-#define PSKD_MERGE_H
+#ifndef PSKD_BPE_MERGE_H
+#define PSKD_BPE_MERGE_H
 
 #include <stddef.h>
 #include <stdint.h>

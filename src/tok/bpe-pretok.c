@@ -1,5 +1,5 @@
 /*
- * pretok.c - the pre-tokenizers of tiktoken's encodings, hand-written.
+ * bpe-pretok.c - the pre-tokenizers of tiktoken's encodings, hand-written.
  *
  * Each function below returns where the regex of an encoding, run by a
  * backtracking engine (leftmost match, alternatives tried in order), would
@@ -34,7 +34,7 @@
 
 _Static_assert(UCD_L == PSKD_CLASS_L && UCD_N == PSKD_CLASS_N &&
     UCD_U == PSKD_CLASS_U && UCD_W == PSKD_CLASS_W && UCD_S == PSKD_CLASS_S,
-    "pretok.h's classes are ucd.h's");
+    "bpe-pretok.h's classes are ucd.h's");
 
 #define C_L	UCD_L
 #define C_N	UCD_N
@@ -445,6 +445,52 @@ static const struct {
 	{ "gpt2", PSKD_PAT_R50K },
 };
 #define NPATNAMES	(sizeof(pattern_names) / sizeof(pattern_names[0]))
+
+/* The regular expressions the hand-written pre-tokenizers cut exactly. */
+static const struct {
+	const char	*pattern;
+	int		 fast;
+} regexes[] = {
+	{ "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|"
+	    "\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|"
+	    "\\s+(?!\\S)|\\s+", PSKD_PAT_CL100K },
+	{ "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|"
+	    "\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|"
+	    "\\s+(?!\\S)|\\s+", PSKD_PAT_CL100K_N1 },
+	{ "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|"
+	    "\\s+(?!\\S)|\\s+", PSKD_PAT_R50K },
+	{ "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*"
+	    "[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"
+	    "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+"
+	    "[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"
+	    "\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|"
+	    "\\s+(?!\\S)|\\s+", PSKD_PAT_O200K },
+};
+
+const char *
+pskd_pretok_regex(int pattern)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(regexes) / sizeof(regexes[0]);
+	    i++)
+		if (regexes[i].fast == pattern)
+			return regexes[i].pattern;
+	return NULL;
+}
+
+int
+pskd_pretok_of_regex(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(regexes) / sizeof(regexes[0]);
+	    i++)
+		if (strlen(regexes[i].pattern) == n &&
+		    memcmp(regexes[i].pattern, p, n) == 0)
+			return regexes[i].fast;
+	return -1;
+}
 
 int
 pskd_pretok_pattern(const char *name)

@@ -1,9 +1,9 @@
 /*
- * pretok.h - the pre-tokenizers of the tiktoken encodings, hand-written
+ * bpe-pretok.h - the pre-tokenizers of the tiktoken encodings, hand-written
  * (no regex engine): where each piece of a text ends.
  */
-#ifndef PSKD_PRETOK_H
-#define PSKD_PRETOK_H
+#ifndef PSKD_BPE_PRETOK_H
+#define PSKD_BPE_PRETOK_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +19,13 @@ enum pskd_pretok_pattern {
 int	pskd_pretok_pattern(const char *name);
 /* The name of a pattern: r50k_base, cl100k_base, o200k_base; or NULL. */
 const char *pskd_pretok_name(int pattern);
+/*
+ * The regular expression a pattern stands for (as a tokenizer.json's
+ * Split has it), or NULL; and the pattern of regular expression p[0..n),
+ * or -1 when no hand-written pre-tokenizer cuts as it does.
+ */
+const char *pskd_pretok_regex(int pattern);
+int	pskd_pretok_of_regex(const char *p, size_t n);
 /*
  * The classes of code point cp the patterns use (build/gen/ucd.h, Unicode
  * 16.0): PSKD_CLASS_L \p{L}, _N \p{N}, _U [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}],

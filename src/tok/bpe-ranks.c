@@ -1,15 +1,11 @@
 /*
- * ranks.c - tiktoken ranks files: parse, look tokens up by their bytes
+ * bpe-ranks.c - tiktoken ranks files: parse, look tokens up by their bytes
  * (XXH3 and open addressing), write lines.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -337,50 +333,6 @@ out:
 	free(rank);
 	pskd_ranks_free(r);
 	return -1;
-}
-
-int
-pskd_ranks_load(struct pskd_ranks *r, const char *path, char *err,
-    size_t errsize)
-{
-	struct stat st;
-	unsigned char *p;
-	ssize_t got;
-	int fd, rc, e;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
-	    fstat(fd, &st) == -1) {
-		e = errno;
-		if (fd != -1)
-			close(fd);
-		snprintf(err, errsize, "%s", strerror(e));
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)1 << 32) {
-		close(fd);
-		snprintf(err, errsize, "not a regular file of at most 4 GiB");
-		return -1;
-	}
-	/* Mapped, the file is parsed where the page cache holds it. */
-	if (st.st_size > 0 && (p = mmap(NULL, (size_t)st.st_size, PROT_READ,
-	    MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
-		close(fd);
-		rc = pskd_ranks_parse(r, p, (size_t)st.st_size, err, errsize);
-		munmap(p, (size_t)st.st_size);
-		return rc;
-	}
-	p = pskd_xmalloc((size_t)st.st_size + 1);
-	got = pskd_read_full(fd, p, (size_t)st.st_size + 1);
-	e = errno;
-	close(fd);
-	if (got < 0) {
-		free(p);
-		snprintf(err, errsize, "%s", strerror(e));
-		return -1;
-	}
-	rc = pskd_ranks_parse(r, p, (size_t)got, err, errsize);
-	free(p);
-	return rc;
 }
 
 void

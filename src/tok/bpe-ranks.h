@@ -1,12 +1,12 @@
 /*
- * ranks.h - byte-level BPE vocabularies in tiktoken's format: one line per
- * token, "BASE64 RANK" (the token's bytes in standard base64 with padding,
- * one space, the rank in decimal), e.g. "IGhlbGxv 24748".  Ranks need not
- * be in order nor contiguous; tokens and ranks are unique; the rank is the
- * token id.  Empty lines are skipped.
+ * bpe-ranks.h - byte-level BPE vocabularies in tiktoken's format: one line
+ * per token, "BASE64 RANK" (the token's bytes in standard base64 with
+ * padding, one space, the rank in decimal), e.g. "IGhlbGxv 24748".  Ranks
+ * need not be in order nor contiguous; tokens and ranks are unique; the
+ * rank is the token id.  Empty lines are skipped.
  */
-#ifndef PSKD_RANKS_H
-#define PSKD_RANKS_H
+#ifndef PSKD_BPE_RANKS_H
+#define PSKD_BPE_RANKS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -57,9 +57,6 @@ int	pskd_ranks_parse(struct pskd_ranks *r, const unsigned char *p, size_t n,
 int	pskd_ranks_build(struct pskd_ranks *r, unsigned char *bytes,
 	    const uint32_t *off, const uint32_t *len, const uint32_t *rank,
 	    size_t nt, char *err, size_t errsize);
-/* The same from a file; an I/O error is "strerror" without a line. */
-int	pskd_ranks_load(struct pskd_ranks *r, const char *path, char *err,
-	    size_t errsize);
 void	pskd_ranks_free(struct pskd_ranks *r);
 /* The rank of the token with bytes p[0..n), or PSKD_RANK_NONE. */
 uint32_t pskd_ranks_find(const struct pskd_ranks *r, const void *p, size_t n);

@@ -142,29 +142,49 @@ pskd_charvocab_line(struct pskd_buf *b, uint32_t cp)
 
 /* ---- the kind ----------------------------------------------------------- */
 
-static void
-char_load(struct pskd_vocab *v, const char *path, const char *encoding)
+/*
+ * A character vocabulary, told from the other kinds' files without -E
+ * char: every line one (escaped) character, at most four bytes, where a
+ * line of a ranks file has six or more and a tokenizer.json has longer
+ * ones.
+ */
+static int
+char_sniff(const unsigned char *p, size_t n)
 {
-	static struct pskd_vocab_special eot = { "<|endoftext|>", 13, 0, 0 };
+	const unsigned char *end = p + n, *nl;
+
+	if (n == 0)
+		return 0;
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if (nl == p || nl - p > 4)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+char_load(struct pskd_vocab *v, const char *path, const unsigned char *p,
+    size_t n, const char *encoding, struct pskd_error *e)
+{
 	struct pskd_charvocab *cv;
-	struct pskd_buf b = { 0 };
 	char err[256];
 
 	(void)encoding;
-	if (path == NULL)
-		pskd_errx(PSKD_EXIT_USAGE, "-E char needs -v FILE (make one "
-		    "with --build-vocab)");
-	v->name = path;
 	cv = pskd_xcalloc(1, sizeof(*cv));
-	pskd_vocab_slurp(path, &b);
-	if (pskd_charvocab_parse(cv, b.p, b.len, err, sizeof(err)) == -1)
-		pskd_errx(PSKD_EXIT_DATA, "%s:%s", path, err);
-	pskd_buf_free(&b);
-	eot.id = cv->n;
-	v->special = &eot;
+	v->impl = cv;
+	if (pskd_charvocab_parse(cv, p, n, err, sizeof(err)) == -1) {
+		pskd_error_set(e, 0, "%s:%s", path, err);
+		return PSKD_EXIT_DATA;
+	}
+	v->special = pskd_xcalloc(1, sizeof(*v->special));
+	v->special[0].text = "<|endoftext|>";
+	v->special[0].len = 13;
+	v->special[0].id = cv->n;
 	v->nspecial = 1;
 	v->nvocab = (uint64_t)cv->n + 1;
-	v->impl = cv;
+	return 0;
 }
 
 static int
@@ -227,11 +247,29 @@ char_token(const struct pskd_vocab *v, const unsigned char *t, size_t n)
 	return PSKD_RANK_NONE;
 }
 
+static size_t
+char_cut(const struct pskd_vocab *v, const unsigned char *s, size_t n,
+    int bytes)
+{
+	(void)v;
+	return pskd_vocab_cut_pattern(-1, s, n, bytes);
+}
+
+static void
+char_free(struct pskd_vocab *v)
+{
+	pskd_charvocab_free(v->impl);
+	free(v->impl);
+	free(v->special);
+}
+
 const struct pskd_vocab_kind pskd_vocab_char = {
 	.name = "char",
-	.sniff = NULL,
+	.sniff = char_sniff,
 	.load = char_load,
 	.encode = char_encode,
 	.decode = char_decode,
 	.token = char_token,
+	.cut = char_cut,
+	.free = char_free,
 };

@@ -1,12 +1,12 @@
 /*
- * charvocab.h - character vocabularies: one character a line, sorted or
+ * char.h - character vocabularies: one character a line, sorted or
  * not, token i being the character of line i (from 0).  A backslash,
  * newline, tab and carriage return are written \\ \n \t \r, other control
  * characters (below U+0020, and U+007F) \xHH; every other character as its
  * UTF-8.
  */
-#ifndef PSKD_CHARVOCAB_H
-#define PSKD_CHARVOCAB_H
+#ifndef PSKD_CHAR_H
+#define PSKD_CHAR_H
 
 #include <stddef.h>
 #include <stdint.h>

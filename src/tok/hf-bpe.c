@@ -1,5 +1,5 @@
 /*
- * hfbpe.c - the BPE model of HF tokenizers: its merges, the merge loop,
+ * hf-bpe.c - the BPE model of HF tokenizers: its merges, the merge loop,
  * and words of characters (vocabularies that are not byte-level).
  *
  * HF merges the adjacent pair that comes first in the file's merges (its
@@ -119,8 +119,12 @@ pair_rank(void *ctx, const struct pskd_merge_parts *p, uint32_t i, uint32_t j,
 	return pskd_hf_merge(ctx, p->id[i], p->id[j], nw);
 }
 
-size_t
-pskd_hf_merge_all(const struct pskd_hf_merges *m, uint32_t *ids, size_t n,
+/*
+ * HF's BPE merges on ids[0..n) in place: always the pair that comes first
+ * in the merges, the leftmost of equal ones; returns the new count.
+ */
+static size_t
+merge_all(const struct pskd_hf_merges *m, uint32_t *ids, size_t n,
     struct pskd_hf_scratch *s)
 {
 	struct pskd_merge_parts p;
@@ -291,7 +295,7 @@ word(struct pskd_hf_words *w, const unsigned char *s, size_t n, uint64_t h,
 		}
 	}
 	k = symbols(w, s, n);
-	k = pskd_hf_merge_all(&hf->merges, w->ids, k, &w->s);
+	k = merge_all(&hf->merges, w->ids, k, &w->s);
 	pskd_ids_reserve(out, k);
 	memcpy(out->v + out->n, w->ids, k * sizeof(uint32_t));
 	out->n += k;

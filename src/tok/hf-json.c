@@ -1,5 +1,5 @@
 /*
- * jscan.c - walk a JSON document in place (jscan.h).  RFC 8259: objects,
+ * hf-json.c - walk a JSON document in place (hf-json.h).  RFC 8259: objects,
  * arrays, strings with every escape, numbers, true, false, null; strings
  * must be UTF-8 and hold no control characters (outside strings JSON is
  * ASCII, which the walk checks).

@@ -1,5 +1,5 @@
 /*
- * jscan.h - a JSON reader that walks a document in place, value by value,
+ * hf-json.h - a JSON reader that walks a document in place, value by value,
  * without building a tree: for tokenizer.json files, whose vocabulary and
  * merges (hundreds of thousands of strings) go straight into their tables.
  *
@@ -7,8 +7,8 @@
  * first error stays in j->err (with its offset j->errat); the walk then
  * stops everywhere.  Nesting is limited to PSKD_JSCAN_DEPTH.
  */
-#ifndef PSKD_JSCAN_H
-#define PSKD_JSCAN_H
+#ifndef PSKD_HF_JSON_H
+#define PSKD_HF_JSON_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * hfnorm.c - the normalizers of tokenizer.json, in the order given: NFC,
+ * hf-norm.c - the normalizers of tokenizer.json, in the order given: NFC,
  * NFD, NFKC, NFKD (utf8proc), Lowercase (Rust's char::to_lowercase, a
  * character at a time: İ becomes i and a dot, Σ always σ), Strip
  * (White_Space at either end),

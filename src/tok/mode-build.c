@@ -1,6 +1,6 @@
 /*
- * charbuild.c - pskd-tok --build-vocab: the character vocabulary of the
- * input (charvocab.h), every distinct character once, by code point.
+ * mode-build.c - pskd-tok --build-vocab: the character vocabulary of the
+ * input (char.h), every distinct character once, by code point.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * decode.c - pskd-tok -d: ids back to text.  A token stream (idx[V], one
+ * mode-decode.c - pskd-tok -d: ids back to text.  A token stream (idx[V], one
  * token a sample) is one text, written exactly as the tokens' bytes; any
  * other type whose leaves are all idx[V] (windows, batches) is read row by
  * row, a row being the last dimension of a leaf, each decoded on its own
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pskd.h"
+#include "tiktoken.h"
 #include "tok.h"
 #include "vocab.h"
 
@@ -208,8 +209,9 @@ pskd_tok_decode(const struct pskd_tok_opt *opt, int argc, char **argv)
 	const unsigned char *p;
 	uint64_t k = 0, bound;
 	size_t i, n, ss;
+	const struct pskd_tiktoken *t;
 	ssize_t got;
-	int stream;
+	int stream, rc;
 
 	if (argc > 1)
 		pskd_usage_error(NULL);
@@ -223,9 +225,11 @@ pskd_tok_decode(const struct pskd_tok_opt *opt, int argc, char **argv)
 		    "leaves", PSKD_E_MISMATCH, h.type.text);
 	l = h.type.leaves;
 	stream = h.type.nleaves == 1 && l->ndim == 0;
-	if (encoding == NULL && opt->vocab == NULL)
-		encoding = pskd_vocab_guess(bound);
-	pskd_vocab_open(&voc, encoding, opt->vocab);
+	if (encoding == NULL && opt->vocab == NULL &&
+	    (t = pskd_tiktoken_of_size(bound)) != NULL)
+		encoding = t->name;
+	if ((rc = pskd_vocab_open(&voc, encoding, opt->vocab, &e)) != 0)
+		pskd_errx(rc, "%s", e.msg);
 	if (bound != voc.nvocab)
 		pskd_fail_at(r.name, 0, "E%d: type %s is not idx[%llu] of %s",
 		    PSKD_E_MISMATCH, h.type.text,

@@ -1,5 +1,5 @@
 /*
- * encode.c - pskd-tok's main mode: documents (JSON Lines, lines with -l,
+ * mode-encode.c - pskd-tok's main mode: documents (JSON Lines, lines with -l,
  * whole files with -r) to a token stream, .psk.d of type idx[V] with one
  * token a sample, each document followed by the end-of-text token.
  */
@@ -115,7 +115,9 @@ document(const char *name, uint64_t line, const unsigned char *s, size_t n,
 	if (voc.kind->encode(&voc, s, n, opt->allow_special, &ids, &bad,
 	    &cp) == -1) {
 		pskd_tok_locate(s, bad, &line, &col);
-		if (cp == PSKD_NOT_CHAR)
+		if (cp == PSKD_NOT_DONE)
+			reject(name, line, mark, "%s", voc.why);
+		else if (cp == PSKD_NOT_CHAR)
 			reject(name, line, mark, "invalid UTF-8 at byte %zu",
 			    col);
 		else
@@ -293,11 +295,15 @@ pskd_tok_encode(const struct pskd_tok_opt *o, int argc, char **argv)
 	struct pskd_type t;
 	struct pskd_error e;
 	char text[64];
+	int rc;
 
 	opt = o;
 	if (opt->output == NULL)
 		pskd_refuse_tty(1, "<stdout>");
-	pskd_vocab_open(&voc, opt->encoding, opt->vocab);
+	if ((rc = pskd_vocab_open(&voc, opt->encoding, opt->vocab, &e)) != 0 ||
+	    (voc.kind->ready != NULL && (rc = voc.kind->ready(&voc, &e)) !=
+	    0))
+		pskd_errx(rc, "%s", e.msg);
 	around();
 	snprintf(text, sizeof(text), "idx[%llu]",
 	    (unsigned long long)voc.nvocab);

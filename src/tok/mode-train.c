@@ -1,10 +1,11 @@
 /*
- * bpetrain.c - `pskd-tok --train N`: learn a byte-level BPE vocabulary of N
- * tokens from documents and write it as a tiktoken ranks file.
+ * mode-train.c - `pskd-tok --train N`: learn a byte-level BPE vocabulary of
+ * N tokens from documents and write it (train-write.c) as a tiktoken ranks
+ * file or a tokenizer.json.
  *
  * The documents are cut into pre-tokens by one of the tiktoken patterns and
  * counted (memory grows with the distinct pre-tokens, not the input); the
- * merges are then learned from the counts (trainbpe.c).
+ * merges are then learned from the counts (train-learn.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -137,157 +138,6 @@ progress_merge(size_t ntok, size_t want)
 	pskd_progress(0, "merges: %zu / %zu", ntok - 256, want - 256);
 }
 
-static void
-put_base64(struct pskd_writer *w, const unsigned char *s, size_t n)
-{
-	static const char b64[] =
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	char q[4];
-	uint32_t v;
-	size_t i;
-
-	for (i = 0; i + 3 <= n; i += 3) {
-		v = (uint32_t)s[i] << 16 | (uint32_t)s[i + 1] << 8 | s[i + 2];
-		q[0] = b64[v >> 18];
-		q[1] = b64[v >> 12 & 63];
-		q[2] = b64[v >> 6 & 63];
-		q[3] = b64[v & 63];
-		pskd_writer_write(w, q, 4);
-	}
-	if (i < n) {
-		v = (uint32_t)s[i] << 16;
-		if (i + 1 < n)
-			v |= (uint32_t)s[i + 1] << 8;
-		q[0] = b64[v >> 18];
-		q[1] = b64[v >> 12 & 63];
-		q[2] = i + 1 < n ? b64[v >> 6 & 63] : '=';
-		q[3] = '=';
-		pskd_writer_write(w, q, 4);
-	}
-}
-
-static void
-put_rank(struct pskd_writer *w, const unsigned char *s, size_t n,
-    uint64_t rank)
-{
-	put_base64(w, s, n);
-	pskd_writer_putc(w, ' ');
-	pskd_writer_u64(w, rank);
-	pskd_writer_putc(w, '\n');
-}
-
-static void
-write_ranks(struct pskd_writer *w, const struct pskd_bpe_vocab *v)
-{
-	size_t r;
-
-	for (r = 0; r < v->ntokens; r++)
-		put_rank(w, v->bytes + v->off[r], v->off[r + 1] - v->off[r], r);
-	for (r = 0; r < opt->nspecial; r++)
-		put_rank(w, (const unsigned char *)opt->special[r],
-		    strlen(opt->special[r]), v->ntokens + r);
-}
-
-/* A token's bytes in the ByteLevel alphabet, as a JSON string, into b. */
-static void
-json_token(struct pskd_buf *b, struct pskd_buf *t, const unsigned char *s,
-    size_t n)
-{
-	unsigned char u[4];
-	size_t i;
-
-	t->len = 0;
-	for (i = 0; i < n; i++)
-		pskd_buf_add(t, u, pskd_utf8_encode(pskd_hf_byte_char(s[i]),
-		    u));
-	pskd_json_quote(b, t->p, t->len);
-}
-
-static void
-json_put(struct pskd_writer *w, struct pskd_buf *b)
-{
-	pskd_writer_write(w, b->p, b->len);
-	b->len = 0;
-}
-
-/*
- * The vocabulary as an HF tokenizer.json: byte-level BPE, the tokens in
- * the ByteLevel alphabet with their ranks as ids, the merges in the order
- * learned, the pattern as a Split pre-tokenizer, the special tokens as
- * added tokens, the first of them after each text (as with the ranks).
- */
-static void
-write_json(struct pskd_writer *w, const struct pskd_bpe_vocab *v)
-{
-	struct pskd_buf b = { 0 }, t = { 0 };
-	const char *bl = "{\"type\": \"ByteLevel\", \"add_prefix_space\": "
-	    "false, \"trim_offsets\": true, \"use_regex\": false}";
-	const unsigned char *p;
-	size_t i, r;
-
-	pskd_writer_puts(w, "{\n  \"version\": \"1.0\",\n  \"truncation\": "
-	    "null,\n  \"padding\": null,\n  \"added_tokens\": [");
-	for (i = 0; i < opt->nspecial; i++) {
-		pskd_writer_printf(w, "%s\n    {\"id\": %zu, \"content\": ",
-		    i ? "," : "", v->ntokens + i);
-		pskd_json_quote(&b, (const unsigned char *)opt->special[i],
-		    strlen(opt->special[i]));
-		json_put(w, &b);
-		pskd_writer_puts(w, ", \"single_word\": false, \"lstrip\": "
-		    "false, \"rstrip\": false, \"normalized\": false, "
-		    "\"special\": true}");
-	}
-	pskd_writer_puts(w, "\n  ],\n  \"normalizer\": null,\n  "
-	    "\"pre_tokenizer\": {\"type\": \"Sequence\", \"pretokenizers\": "
-	    "[{\"type\": \"Split\", \"pattern\": {\"Regex\": ");
-	p = (const unsigned char *)pskd_hf_pattern_text(pattern);
-	pskd_json_quote(&b, p, strlen((const char *)p));
-	json_put(w, &b);
-	pskd_writer_printf(w, "}, \"behavior\": \"Isolated\", \"invert\": "
-	    "false}, %s]},\n  \"post_processor\": ", bl);
-	if (opt->nspecial > 0) {
-		pskd_json_quote(&b, (const unsigned char *)opt->special[0],
-		    strlen(opt->special[0]));
-		pskd_buf_addc(&b, '\0');
-		pskd_writer_printf(w, "{\"type\": \"TemplateProcessing\", "
-		    "\"single\": [{\"Sequence\": {\"id\": \"A\", "
-		    "\"type_id\": 0}}, {\"SpecialToken\": {\"id\": %s, "
-		    "\"type_id\": 0}}], \"pair\": [], \"special_tokens\": "
-		    "{%s: {\"id\": %s, \"ids\": [%zu], \"tokens\": [%s]}}}",
-		    b.p, b.p, b.p, v->ntokens, b.p);
-		b.len = 0;
-	} else
-		pskd_writer_puts(w, "null");
-	pskd_writer_printf(w, ",\n  \"decoder\": %s,\n  \"model\": {"
-	    "\"type\": \"BPE\", \"dropout\": null, \"unk_token\": null, "
-	    "\"continuing_subword_prefix\": null, \"end_of_word_suffix\": "
-	    "null, \"fuse_unk\": false, \"byte_fallback\": false, "
-	    "\"ignore_merges\": false,\n    \"vocab\": {", bl);
-	for (r = 0; r < v->ntokens; r++) {
-		pskd_buf_add(&b, r ? ",\n      " : "\n      ", r ? 8 : 7);
-		json_token(&b, &t, v->bytes + v->off[r], v->off[r + 1] -
-		    v->off[r]);
-		json_put(w, &b);
-		pskd_writer_printf(w, ": %zu", r);
-	}
-	pskd_writer_puts(w, "\n    },\n    \"merges\": [");
-	for (i = 0; i < v->nmerges; i++) {
-		pskd_buf_add(&b, i ? ",\n      [" : "\n      [", i ? 9 : 8);
-		r = v->merge[2 * i];
-		json_token(&b, &t, v->bytes + v->off[r], v->off[r + 1] -
-		    v->off[r]);
-		pskd_buf_add(&b, ", ", 2);
-		r = v->merge[2 * i + 1];
-		json_token(&b, &t, v->bytes + v->off[r], v->off[r + 1] -
-		    v->off[r]);
-		pskd_buf_addc(&b, ']');
-		json_put(w, &b);
-	}
-	pskd_writer_puts(w, "\n    ]\n  }\n}\n");
-	pskd_buf_free(&b);
-	pskd_buf_free(&t);
-}
-
 /* -o NAME.json: a tokenizer.json. */
 static int
 json_output(const char *path)
@@ -295,24 +145,6 @@ json_output(const char *path)
 	size_t n = path ? strlen(path) : 0;
 
 	return n >= 5 && strcmp(path + n - 5, ".json") == 0;
-}
-
-/* The companion file: the pattern, then the special tokens' ranks. */
-static void
-write_specials(struct pskd_writer *w, const struct pskd_bpe_vocab *v)
-{
-	struct pskd_companion c = { NULL, 0, pattern };
-	size_t r;
-
-	c.sp = pskd_xcalloc(opt->nspecial, sizeof(*c.sp));
-	for (r = 0; r < opt->nspecial; r++) {
-		c.sp[r].text = (char *)opt->special[r];
-		c.sp[r].len = strlen(opt->special[r]);
-		c.sp[r].rank = (uint32_t)(v->ntokens + r);
-	}
-	c.n = opt->nspecial;
-	pskd_special_write(w, &c);
-	free(c.sp);
 }
 
 void
@@ -377,11 +209,13 @@ pskd_tok_train(const struct pskd_tok_opt *o, int argc, char **argv)
 	}
 
 	if (json_output(opt->output))
-		write_json(&rw, &v);
+		pskd_train_write_json(&rw, &v, pattern, opt->special,
+		    opt->nspecial);
 	else
-		write_ranks(&rw, &v);
+		pskd_train_write_ranks(&rw, &v, opt->special, opt->nspecial);
 	if (spath != NULL)
-		write_specials(&sw, &v);
+		pskd_train_write_special(&sw, &v, pattern, opt->special,
+		    opt->nspecial);
 	/* Both complete before either is renamed into place. */
 	if (ranks.file)
 		pskd_tok_out_flush(&ranks, &rw);

@@ -1,9 +1,9 @@
 /*
  * tok.h - pskd-tok's modes, one function each, called by main with the
- * options it parsed: encode (documents to a token stream, encode.c),
- * decode (a stream of ids back to text, decode.c), --build-vocab (a
- * character vocabulary, charbuild.c) and --train (a BPE vocabulary,
- * bpetrain.c); and the output they share (out.c).
+ * options it parsed: encode (documents to a token stream, mode-encode.c),
+ * decode (a stream of ids back to text, mode-decode.c), --build-vocab (a
+ * character vocabulary, mode-build.c) and --train (a BPE vocabulary,
+ * mode-train.c); and what they share (mode-input.c).
  */
 #ifndef PSKD_TOK_H
 #define PSKD_TOK_H

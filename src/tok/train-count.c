@@ -1,14 +1,137 @@
 /*
- * traincut.c - counting the pre-tokens of text that arrives in chunks
- * (pskd-tok --train -r): where a chunk may end so that its pieces are
- * those of the whole text.
+ * train-count.c - the pre-tokens of pskd-tok --train counted: distinct
+ * byte strings with 64-bit counts (memory grows with the distinct ones,
+ * not with the input), and for text that arrives in chunks (-r) where a
+ * chunk may end so that its pieces are those of the whole text.
  */
-#define _GNU_SOURCE
+#define _GNU_SOURCE		/* memrchr */
+#include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "pskd.h"
 #include "bpe-pretok.h"
 #include "train.h"
+
+struct wc_entry {
+	uint64_t	 hash;
+	uint64_t	 count;		/* 0: an empty slot */
+	size_t		 off;		/* into bytes */
+	size_t		 len;
+};
+
+struct pskd_wordcount {
+	struct wc_entry	*slot;
+	size_t		 mask;
+	size_t		 n;
+	struct pskd_buf	 bytes;
+};
+
+struct pskd_wordcount *
+pskd_wordcount_new(void)
+{
+	struct pskd_wordcount *wc = pskd_xcalloc(1, sizeof(*wc));
+
+	wc->mask = (1u << 10) - 1;
+	wc->slot = pskd_xcalloc(wc->mask + 1, sizeof(*wc->slot));
+	return wc;
+}
+
+static void
+wc_grow(struct pskd_wordcount *wc)
+{
+	size_t i, j, nmask = wc->mask * 2 + 1;
+	struct wc_entry *ns = pskd_xcalloc(nmask + 1, sizeof(*ns));
+
+	for (i = 0; i <= wc->mask; i++) {
+		if (wc->slot[i].count == 0)
+			continue;
+		j = (size_t)wc->slot[i].hash & nmask;
+		while (ns[j].count != 0)
+			j = (j + 1) & nmask;
+		ns[j] = wc->slot[i];
+	}
+	free(wc->slot);
+	wc->slot = ns;
+	wc->mask = nmask;
+}
+
+void
+pskd_wordcount_add(struct pskd_wordcount *wc, const unsigned char *s,
+    size_t n)
+{
+	uint64_t h = XXH3_64bits(s, n);
+	size_t i = (size_t)h & wc->mask;
+	struct wc_entry *e;
+
+	for (;; i = (i + 1) & wc->mask) {
+		e = &wc->slot[i];
+		if (e->count == 0)
+			break;
+		if (e->hash == h && e->len == n &&
+		    memcmp(wc->bytes.p + e->off, s, n) == 0) {
+			e->count++;
+			return;
+		}
+	}
+	e->hash = h;
+	e->count = 1;
+	e->off = wc->bytes.len;
+	e->len = n;
+	pskd_buf_add(&wc->bytes, s, n);
+	if (++wc->n * 2 > wc->mask)
+		wc_grow(wc);
+}
+
+uint64_t
+pskd_wordcount_get(const struct pskd_wordcount *wc, const unsigned char *s,
+    size_t n)
+{
+	uint64_t h = XXH3_64bits(s, n);
+	size_t i;
+
+	for (i = (size_t)h & wc->mask; wc->slot[i].count != 0;
+	    i = (i + 1) & wc->mask)
+		if (wc->slot[i].hash == h && wc->slot[i].len == n &&
+		    memcmp(wc->bytes.p + wc->slot[i].off, s, n) == 0)
+			return wc->slot[i].count;
+	return 0;
+}
+
+size_t
+pskd_wordcount_size(const struct pskd_wordcount *wc)
+{
+	return wc->n;
+}
+
+void
+pskd_wordcount_free(struct pskd_wordcount *wc)
+{
+	if (wc == NULL)
+		return;
+	free(wc->slot);
+	pskd_buf_free(&wc->bytes);
+	free(wc);
+}
+
+int
+pskd_wordcount_next(const struct pskd_wordcount *wc, size_t *pos,
+    const unsigned char **s, size_t *n, uint64_t *count)
+{
+	const struct wc_entry *e;
+
+	for (; *pos <= wc->mask; (*pos)++) {
+		e = &wc->slot[*pos];
+		if (e->count == 0)
+			continue;
+		*s = wc->bytes.p + e->off;
+		*n = e->len;
+		*count = e->count;
+		(*pos)++;
+		return 1;
+	}
+	return 0;
+}
 
 /* Unicode White_Space, the \s of the patterns. */
 static int

@@ -1,5 +1,6 @@
 /*
- * trainbpe.c - pre-token counts and the BPE merge loop of pskd-tok --train.
+ * train-learn.c - the BPE merge loop of pskd-tok --train, over the counts
+ * of distinct pre-tokens (train-count.c).
  *
  * The distinct pre-tokens become words: runs of symbols in one array, each
  * symbol a token rank linked to its neighbours.  Every adjacent pair of
@@ -18,109 +19,6 @@
 #include "train.h"
 
 #define NONE	UINT32_MAX
-
-/* ---- distinct byte strings with counts ---------------------------------- */
-
-struct wc_entry {
-	uint64_t	 hash;
-	uint64_t	 count;		/* 0: an empty slot */
-	size_t		 off;		/* into bytes */
-	size_t		 len;
-};
-
-struct pskd_wordcount {
-	struct wc_entry	*slot;
-	size_t		 mask;
-	size_t		 n;
-	struct pskd_buf	 bytes;
-};
-
-struct pskd_wordcount *
-pskd_wordcount_new(void)
-{
-	struct pskd_wordcount *wc = pskd_xcalloc(1, sizeof(*wc));
-
-	wc->mask = (1u << 10) - 1;
-	wc->slot = pskd_xcalloc(wc->mask + 1, sizeof(*wc->slot));
-	return wc;
-}
-
-static void
-wc_grow(struct pskd_wordcount *wc)
-{
-	size_t i, j, nmask = wc->mask * 2 + 1;
-	struct wc_entry *ns = pskd_xcalloc(nmask + 1, sizeof(*ns));
-
-	for (i = 0; i <= wc->mask; i++) {
-		if (wc->slot[i].count == 0)
-			continue;
-		j = (size_t)wc->slot[i].hash & nmask;
-		while (ns[j].count != 0)
-			j = (j + 1) & nmask;
-		ns[j] = wc->slot[i];
-	}
-	free(wc->slot);
-	wc->slot = ns;
-	wc->mask = nmask;
-}
-
-void
-pskd_wordcount_add(struct pskd_wordcount *wc, const unsigned char *s,
-    size_t n)
-{
-	uint64_t h = XXH3_64bits(s, n);
-	size_t i = (size_t)h & wc->mask;
-	struct wc_entry *e;
-
-	for (;; i = (i + 1) & wc->mask) {
-		e = &wc->slot[i];
-		if (e->count == 0)
-			break;
-		if (e->hash == h && e->len == n &&
-		    memcmp(wc->bytes.p + e->off, s, n) == 0) {
-			e->count++;
-			return;
-		}
-	}
-	e->hash = h;
-	e->count = 1;
-	e->off = wc->bytes.len;
-	e->len = n;
-	pskd_buf_add(&wc->bytes, s, n);
-	if (++wc->n * 2 > wc->mask)
-		wc_grow(wc);
-}
-
-uint64_t
-pskd_wordcount_get(const struct pskd_wordcount *wc, const unsigned char *s,
-    size_t n)
-{
-	uint64_t h = XXH3_64bits(s, n);
-	size_t i;
-
-	for (i = (size_t)h & wc->mask; wc->slot[i].count != 0;
-	    i = (i + 1) & wc->mask)
-		if (wc->slot[i].hash == h && wc->slot[i].len == n &&
-		    memcmp(wc->bytes.p + wc->slot[i].off, s, n) == 0)
-			return wc->slot[i].count;
-	return 0;
-}
-
-size_t
-pskd_wordcount_size(const struct pskd_wordcount *wc)
-{
-	return wc->n;
-}
-
-void
-pskd_wordcount_free(struct pskd_wordcount *wc)
-{
-	if (wc == NULL)
-		return;
-	free(wc->slot);
-	pskd_buf_free(&wc->bytes);
-	free(wc);
-}
 
 /* ---- the merge loop ------------------------------------------------------ */
 
@@ -465,18 +363,18 @@ merge(struct learner *l, uint32_t k, uint32_t nw)
 static void
 load_words(struct learner *l, const struct pskd_wordcount *wc)
 {
-	size_t i, j, nsym = 0, nword = 0, s;
-	const struct wc_entry *e;
+	const unsigned char *w;
+	size_t i, j, nsym = 0, nword = 0, s, len;
+	uint64_t count;
 	uint32_t k;
 
-	for (i = 0; i <= wc->mask; i++) {
-		e = &wc->slot[i];
-		if (e->count == 0 || e->len < 2)
+	for (i = 0; pskd_wordcount_next(wc, &i, &w, &len, &count);) {
+		if (len < 2)
 			continue;
-		if (e->len >= NONE - 1 - nsym)
+		if (len >= NONE - 1 - nsym)
 			pskd_errx(PSKD_EXIT_DATA, "--train: distinct "
 			    "pre-tokens too long in all (4 GiB at most)");
-		nsym += e->len;
+		nsym += len;
 		nword++;
 	}
 	l->id = pskd_xreallocarray(NULL, nsym + 1, sizeof(*l->id));
@@ -487,22 +385,21 @@ load_words(struct learner *l, const struct pskd_wordcount *wc)
 	pindex_grow(l);
 	l->building = 1;
 	s = nword = 0;
-	for (i = 0; i <= wc->mask; i++) {
-		e = &wc->slot[i];
-		if (e->count == 0 || e->len < 2)
+	for (i = 0; pskd_wordcount_next(wc, &i, &w, &len, &count);) {
+		if (len < 2)
 			continue;
-		l->wcount[nword] = e->count;
-		for (j = 0; j < e->len; j++) {
-			l->id[s + j] = wc->bytes.p[e->off + j];
+		l->wcount[nword] = count;
+		for (j = 0; j < len; j++) {
+			l->id[s + j] = w[j];
 			l->prev[s + j] = j ? (uint32_t)(s + j - 1) : NONE;
-			l->next[s + j] = j + 1 < e->len ? (uint32_t)(s + j + 1) :
+			l->next[s + j] = j + 1 < len ? (uint32_t)(s + j + 1) :
 			    NONE;
 			l->word[s + j] = (uint32_t)nword;
 			if (j > 0)
 				pair_add(l, l->id[s + j - 1], l->id[s + j],
-				    e->count, (uint32_t)(s + j - 1));
+				    count, (uint32_t)(s + j - 1));
 		}
-		s += e->len;
+		s += len;
 		nword++;
 	}
 	/* Every pair is new: heapify them all at once. */

@@ -1,17 +1,15 @@
 /*
- * trainspecial.c - the companion file VOCAB.special of a trained
+ * train-special.c - the companion file VOCAB.special of a trained
  * vocabulary: which ranks of VOCAB are special tokens, and its pattern.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "pskd.h"
 #include "bpe-pretok.h"
 #include "train-special.h"
-#include "vocab.h"
 
 int
 pskd_special_valid(const unsigned char *text, size_t n)
@@ -117,27 +115,33 @@ pskd_special_parse(const unsigned char *p, size_t n, struct pskd_companion *c,
 }
 
 int
-pskd_special_load(const char *vocab, struct pskd_companion *c)
+pskd_special_load(const char *vocab, struct pskd_companion *c,
+    struct pskd_error *e)
 {
 	struct pskd_buf b = { NULL, 0, 0 };
 	char err[256], *path;
 	size_t n;
+	int rc = 1;
 
 	memset(c, 0, sizeof(*c));
 	c->pattern = -1;
 	n = strlen(vocab) + sizeof(".special");
 	path = pskd_xmalloc(n);
 	snprintf(path, n, "%s.special", vocab);
-	if (access(path, F_OK) == -1 && errno == ENOENT) {
-		free(path);
-		return 0;
+	if (pskd_slurp(path, 1u << 30, &b) == -1) {
+		if (errno == ENOENT)
+			rc = 0;
+		else {
+			pskd_error_set(e, 0, "%s: %s", path, strerror(errno));
+			rc = -1;
+		}
+	} else if (pskd_special_parse(b.p, b.len, c, err, sizeof(err)) == -1) {
+		pskd_error_set(e, 0, "%s:%s", path, err);
+		rc = -1;
 	}
-	pskd_vocab_slurp(path, &b);
-	if (pskd_special_parse(b.p, b.len, c, err, sizeof(err)) == -1)
-		pskd_errx(PSKD_EXIT_DATA, "%s:%s", path, err);
 	pskd_buf_free(&b);
 	free(path);
-	return 1;
+	return rc;
 }
 
 void

@@ -1,5 +1,5 @@
 /*
- * trainspecial.h - the companion file VOCAB.special of a vocabulary trained
+ * train-special.h - the companion file VOCAB.special of a vocabulary trained
  * with `pskd-tok --train -o VOCAB`: its special tokens, which are the last
  * ranks of VOCAB (after the merges), and the pre-tokenizer it was trained
  * with.  One "TOKEN RANK" line per special token: the token's text (UTF-8,
@@ -7,8 +7,8 @@
  * space, "pattern=NAME", NAME the pattern's encoding (r50k_base,
  * cl100k_base, o200k_base).  Files of older pskd-tok have no pattern line.
  */
-#ifndef PSKD_TRAINSPECIAL_H
-#define PSKD_TRAINSPECIAL_H
+#ifndef PSKD_TRAIN_SPECIAL_H
+#define PSKD_TRAIN_SPECIAL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -29,10 +29,11 @@ struct pskd_companion {
 
 /*
  * Read VOCAB.special for the ranks file at path vocab into c: 1, or 0
- * (and c empty) when there is no such file.  A malformed file is fatal:
- * "pskd-tok: VOCAB.special:LINE: message" and exit 1.
+ * (and c empty) when there is no such file; -1 with e set
+ * ("VOCAB.special:LINE: message") when it cannot be read or is malformed.
  */
-int	pskd_special_load(const char *vocab, struct pskd_companion *c);
+int	pskd_special_load(const char *vocab, struct pskd_companion *c,
+	    struct pskd_error *e);
 void	pskd_special_free(struct pskd_companion *c);
 /*
  * The same from the text of such a file, p[0..n): 0, or -1 (c empty) with

@@ -1,12 +1,14 @@
 /*
- * trainbpe.h - the core of `pskd-tok --train`: count pre-tokens, then learn
+ * train.h - the core of `pskd-tok --train`: count pre-tokens, then learn
  * byte-level BPE merges from the counts.
  */
-#ifndef PSKD_TRAINBPE_H
-#define PSKD_TRAINBPE_H
+#ifndef PSKD_TRAIN_H
+#define PSKD_TRAIN_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "pskd.h"
 
 /*
  * Distinct byte strings (pre-tokens) with 64-bit counts: memory grows with
@@ -18,6 +20,12 @@ struct pskd_wordcount *pskd_wordcount_new(void);
 void	pskd_wordcount_add(struct pskd_wordcount *wc, const unsigned char *s,
 	    size_t n);
 size_t	pskd_wordcount_size(const struct pskd_wordcount *wc);
+/*
+ * The strings one after another, in the table's order: from *pos = 0,
+ * 1 with the next in s[0..n) and its count, 0 at the end.
+ */
+int	pskd_wordcount_next(const struct pskd_wordcount *wc, size_t *pos,
+	    const unsigned char **s, size_t *n, uint64_t *count);
 /* How many times s[0..n) was added. */
 uint64_t pskd_wordcount_get(const struct pskd_wordcount *wc,
 	    const unsigned char *s, size_t n);
@@ -67,5 +75,20 @@ void	pskd_bpe_vocab_free(struct pskd_bpe_vocab *v);
 /* The rank of the token with these bytes, or -1. */
 long long pskd_bpe_vocab_find(const struct pskd_bpe_vocab *v,
 	    const unsigned char *s, size_t n);
+
+/*
+ * A learned vocabulary written out (train-write.c), the special tokens
+ * after its tokens: as "BASE64 RANK" lines; the companion VOCAB.special
+ * of those (the pattern, the special tokens' ranks); or a tokenizer.json.
+ */
+void	pskd_train_write_ranks(struct pskd_writer *w,
+	    const struct pskd_bpe_vocab *v, const char *const *special,
+	    size_t nspecial);
+void	pskd_train_write_special(struct pskd_writer *w,
+	    const struct pskd_bpe_vocab *v, int pattern,
+	    const char *const *special, size_t nspecial);
+void	pskd_train_write_json(struct pskd_writer *w,
+	    const struct pskd_bpe_vocab *v, int pattern,
+	    const char *const *special, size_t nspecial);
 
 #endif

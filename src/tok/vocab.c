@@ -1,87 +1,132 @@
 /*
  * vocab.c - which kind of vocabulary a file is, where a named one is
- * installed, and what every kind shares: special tokens by text and by id.
+ * installed, its file read once, and what every kind shares: special
+ * tokens by text, where a text may be cut.
  */
 #define _GNU_SOURCE		/* memmem */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "pskd.h"
+#include "tiktoken.h"
 #include "vocab.h"
 
 /* Tried in this order on a -v file; the last takes any file. */
 static const struct pskd_vocab_kind *const kinds[] = {
+	&pskd_vocab_char,
 	&pskd_vocab_hf,
-	&pskd_vocab_trained,
 	&pskd_vocab_tiktoken,
 };
 #define NKINDS	(sizeof(kinds) / sizeof(kinds[0]))
 
-void
-pskd_vocab_slurp(const char *path, struct pskd_buf *b)
+/* The whole of path into b: 0, or PSKD_EXIT_DATA with e set. */
+static int
+slurp(const char *path, struct pskd_buf *b, struct pskd_error *e)
 {
-	struct pskd_reader r;
-	ssize_t got;
-
-	if (pskd_reader_open(&r, path) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", path);
-	do {
-		pskd_buf_reserve(b, PSKD_BUFSIZE);
-		if ((got = pskd_reader_read(&r, b->p + b->len, PSKD_BUFSIZE)) <
-		    0)
-			pskd_err(PSKD_EXIT_DATA, "%s", path);
-		b->len += (size_t)got;
-	} while (got > 0);
-	pskd_reader_close(&r);
-}
-
-/* The first bytes of path, for the kinds' sniff(); 0 if it cannot be read. */
-static size_t
-head_of(const char *path, unsigned char *head, size_t size)
-{
-	struct pskd_reader r;
-	ssize_t got;
-
-	if (pskd_reader_open(&r, path) == -1)
+	/* "-" is a file of that name here, not the standard input. */
+	if (pskd_slurp(strcmp(path, "-") == 0 ? "./-" : path,
+	    PSKD_VOCAB_MAXFILE, b) == 0)
 		return 0;
-	got = pskd_reader_read(&r, head, size);
-	pskd_reader_close(&r);
-	return got > 0 ? (size_t)got : 0;
+	if (errno == EFBIG)
+		pskd_error_set(e, 0, "%s: larger than 4 GiB", path);
+	else
+		pskd_error_set(e, 0, "%s: %s", path, strerror(errno));
+	return PSKD_EXIT_DATA;
 }
 
-void
-pskd_vocab_open(struct pskd_vocab *v, const char *encoding, const char *path)
+/*
+ * Without -v, the file of -E (or cl100k_base): a tiktoken encoding's ranks
+ * or an installed tokenizer.json, found by name; into path.
+ */
+static int
+find(struct pskd_vocab *v, const char *encoding, char **path,
+    struct pskd_error *e)
 {
-	unsigned char head[256];
-	char *found = NULL, *tried;
-	size_t i, n = 0;
+	const struct pskd_tiktoken *t;
+	char *tried;
+
+	if (encoding == NULL)
+		encoding = "cl100k_base";
+	if ((t = pskd_tiktoken_named(encoding)) != NULL) {
+		v->kind = &pskd_vocab_tiktoken;
+		v->name = t->name;
+		v->byname = 1;
+		if ((*path = pskd_data_find(t->name, ".tiktoken", &tried)) ==
+		    NULL) {
+			pskd_error_set(e, 0, "%s.tiktoken: not found in %s "
+			    "(give -v FILE, or run make deps)", t->name, tried);
+			free(tried);
+			return PSKD_EXIT_DATA;
+		}
+	} else if ((*path = pskd_data_find(encoding, ".json", &tried)) !=
+	    NULL) {
+		v->kind = &pskd_vocab_hf;
+		v->name = *path;
+		v->byname = 1;
+	} else {
+		free(tried);
+		pskd_error_set(e, 0, "-E %s: unknown encoding (%s or char)",
+		    encoding, pskd_tiktoken_names);
+		return PSKD_EXIT_USAGE;
+	}
+	free(tried);
+	return 0;
+}
+
+int
+pskd_vocab_open(struct pskd_vocab *v, const char *encoding, const char *path,
+    struct pskd_error *e)
+{
+	struct pskd_buf b = { 0 };
+	char *found = NULL;
+	size_t i;
+	int rc, chars = encoding != NULL && strcmp(encoding, "char") == 0;
 
 	memset(v, 0, sizeof(*v));
 	v->pattern = -1;
-	if (path == NULL && encoding != NULL && strcmp(encoding, "char") != 0 &&
-	    !pskd_vocab_is_encoding(encoding) &&
-	    (found = pskd_data_find(encoding, ".json", &tried)) != NULL) {
-		/* An installed tokenizer.json, by its name. */
-		free(tried);
-		v->kind = &pskd_vocab_hf;
-		v->kind->load(v, found, NULL);
-		return;
+	if (chars && path == NULL) {
+		pskd_error_set(e, 0, "-E char needs -v FILE (make one with "
+		    "--build-vocab)");
+		return PSKD_EXIT_USAGE;
 	}
-	if (encoding != NULL && strcmp(encoding, "char") == 0) {
+	if (path == NULL && (rc = find(v, encoding, &found, e)) != 0)
+		return rc;
+	if (found != NULL)
+		path = found;
+	else
+		v->name = path;
+	if ((rc = slurp(path, &b, e)) != 0) {
+		/* A bad -E is said first (a tiktoken -E with a -v file). */
+		if (encoding != NULL && !chars && !v->byname &&
+		    pskd_tiktoken_named(encoding) == NULL) {
+			pskd_error_set(e, 0, "-E %s: unknown encoding (%s or "
+			    "char)", encoding, pskd_tiktoken_names);
+			rc = PSKD_EXIT_USAGE;
+		}
+		goto out;
+	}
+	if (chars)
 		v->kind = &pskd_vocab_char;
-	} else if (path != NULL) {
-		n = head_of(path, head, sizeof(head));
-		for (i = 0; i < NKINDS && v->kind == NULL; i++)
-			if (kinds[i]->sniff == NULL ||
-			    kinds[i]->sniff(path, head, n))
-				v->kind = kinds[i];
-	} else
-		v->kind = &pskd_vocab_tiktoken;
-	v->kind->load(v, path, encoding);
+	/* A character vocabulary only when -E is none or char. */
+	for (i = encoding == NULL ? 0 : 1; i < NKINDS && v->kind == NULL; i++)
+		if (kinds[i]->sniff == NULL || kinds[i]->sniff(b.p, b.len))
+			v->kind = kinds[i];
+	rc = v->kind->load(v, path, b.p, b.len, v->kind == &pskd_vocab_hf &&
+	    v->byname ? NULL : encoding, e);
+out:
+	pskd_buf_free(&b);
+	/* found stays: v->name may be it. */
+	return rc;
+}
+
+void
+pskd_vocab_free(struct pskd_vocab *v)
+{
+	if (v->kind != NULL && v->kind->free != NULL && v->impl != NULL)
+		v->kind->free(v);
+	memset(v, 0, sizeof(*v));
 }
 
 uint32_t
@@ -98,19 +143,12 @@ pskd_vocab_id(const struct pskd_vocab *v, const char *t)
 	return v->kind->token(v, (const unsigned char *)t, n);
 }
 
-const struct pskd_vocab_special *
-pskd_vocab_special_id(const struct pskd_vocab *v, uint64_t id)
-{
-	size_t i;
-
-	for (i = 0; i < v->nspecial; i++)
-		if (v->special[i].id == id)
-			return &v->special[i];
-	return NULL;
-}
-
-size_t
-pskd_vocab_next_special(const struct pskd_vocab *v, const unsigned char *s,
+/*
+ * The first special token in s[from..n): its offset (n: none), *which its
+ * index in v->special; the longest of those that start there.
+ */
+static size_t
+next_special(const struct pskd_vocab *v, const unsigned char *s,
     size_t n, size_t from, size_t *which)
 {
 	const unsigned char *p;
@@ -139,7 +177,7 @@ pskd_vocab_encode_split(struct pskd_vocab *v, const unsigned char *s,
 	if (!allow)
 		return ordinary(v, s, n, out, bad, badcp);
 	while (pos < n) {
-		at = pskd_vocab_next_special(v, s, n, pos, &k);
+		at = next_special(v, s, n, pos, &k);
 		if (ordinary(v, s + pos, at - pos, out, bad, badcp) == -1) {
 			*bad += pos;
 			return -1;
@@ -152,3 +190,30 @@ pskd_vocab_encode_split(struct pskd_vocab *v, const unsigned char *s,
 	return 0;
 }
 
+/*
+ * Before t[p] when t[p-1] is a newline and t[p] printable ASCII but '/'
+ * (o200k takes a '/' after newlines into the piece), or when t[p] is a
+ * space between two ASCII letters: the pieces of every pattern end there,
+ * and no special token (which holds no white space) spans it.
+ */
+size_t
+pskd_vocab_cut_pattern(int pattern, const unsigned char *t, size_t n,
+    int bytes)
+{
+	size_t p;
+
+	(void)pattern;
+	(void)bytes;
+	if (n < 3)
+		return 0;
+	for (p = n - 2; p > 0; p--) {
+		if (t[p - 1] == '\n' && t[p] > ' ' && t[p] < 0x7f &&
+		    t[p] != '/')
+			return p;
+		if (t[p] == ' ' && ((t[p - 1] | 0x20) >= 'a' &&
+		    (t[p - 1] | 0x20) <= 'z') && ((t[p + 1] | 0x20) >= 'a' &&
+		    (t[p + 1] | 0x20) <= 'z'))
+			return p;
+	}
+	return 0;
+}

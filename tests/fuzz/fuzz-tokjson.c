@@ -43,7 +43,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512];
 	size_t n, i, k;
 
-	if (pskd_hf_parse(&hf, data, size, 0, err, sizeof(err)) == -1) {
+	if (pskd_hf_parse(&hf, data, size, err, sizeof(err)) == -1) {
 		/* "LINE: message", the line a number from 1. */
 		if (err[0] < '1' || err[0] > '9' || strstr(err, ": ") == NULL)
 			abort();

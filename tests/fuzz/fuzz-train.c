@@ -18,7 +18,6 @@
 
 #include "pskd.h"
 #include "tok/train-special.h"
-#include "tok/vocab.h"
 #include "tok/bpe-pretok.h"
 #include "tok/train.h"
 
@@ -50,7 +49,8 @@ special(const uint8_t *p, size_t n)
 	pskd_special_write(&w, &c);
 	if (pskd_writer_flush(&w) == -1)
 		abort();
-	pskd_vocab_slurp(path, &b);
+	if (pskd_slurp(path, 0, &b) == -1)
+		abort();
 	unlink(path);
 	if (pskd_writer_close(&w) == -1)
 		abort();

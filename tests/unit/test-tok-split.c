@@ -1,9 +1,9 @@
 /*
- * test-tok-split.c - the hand-written pre-tokenizers (pretok.c) cut a text
+ * test-tok-split.c - the hand-written pre-tokenizers (bpe-pretok.c) cut a text
  * exactly where PCRE2 cuts it with the regular expression they stand for,
  * as a tokenizer.json writes it: Llama 3's (cl100k_base's), Qwen's (one
  * digit a piece), GPT-2's (ByteLevel's own) and o200k_base's.  PCRE2 gets
- * the pattern as pskd-tok gives it (hfsplit.c: the Unicode classes from
+ * the pattern as pskd-tok gives it (hf-regex.c: the Unicode classes from
  * the same tables), so what is compared is the hand-written matching.
  *
  * The texts: every code point of planes 0 to 3 (every 61st above) in
@@ -176,7 +176,7 @@ main(void)
 	full = getenv("PSKD_SPLIT_FULL") != NULL &&
 	    strcmp(getenv("PSKD_SPLIT_FULL"), "1") == 0;
 	for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++) {
-		check(pskd_hf_fast_pattern(pats[i].pattern,
+		check(pskd_pretok_of_regex(pats[i].pattern,
 		    strlen(pats[i].pattern)) == pats[i].fast,
 		    "%s: a tokenizer.json with this pattern takes the "
 		    "hand-written pre-tokenizer", pats[i].name);
