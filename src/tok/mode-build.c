@@ -79,7 +79,7 @@ build_reader(struct pskd_reader *r)
 void
 pskd_tok_build(const struct pskd_tok_opt *o, int argc, char **argv)
 {
-	struct pskd_tok_out out;
+	struct pskd_output out;
 	struct pskd_writer w;
 	struct pskd_buf line = { 0 };
 	uint32_t cp;
@@ -87,8 +87,7 @@ pskd_tok_build(const struct pskd_tok_opt *o, int argc, char **argv)
 	opt = o;
 	seen = pskd_xcalloc(0x110000 / 8, 1);
 	pskd_tok_each_input(argc, argv, build_reader);
-	pskd_tok_out_open(&out, opt->output);
-	pskd_writer_init(&w, out.fd, out.name);
+	pskd_output_writer(&out, &w, opt->output, 0);
 	for (cp = 0; cp < 0x110000; cp++) {
 		if (!(seen[cp >> 3] & (1u << (cp & 7))))
 			continue;
@@ -97,7 +96,7 @@ pskd_tok_build(const struct pskd_tok_opt *o, int argc, char **argv)
 		pskd_writer_write(&w, line.p, line.len);
 	}
 	pskd_buf_free(&line);
-	pskd_tok_out_commit(&out, &w);
+	pskd_output_close(&out, &w);
 	free(seen);
 }
 

@@ -199,7 +199,7 @@ token_bound(const struct pskd_type *t)
 void
 pskd_tok_decode(const struct pskd_tok_opt *opt, int argc, char **argv)
 {
-	struct pskd_tok_out out;
+	struct pskd_output out;
 	struct pskd_reader r;
 	struct pskd_header h;
 	struct pskd_error e;
@@ -236,8 +236,7 @@ pskd_tok_decode(const struct pskd_tok_opt *opt, int argc, char **argv)
 		    (unsigned long long)voc.nvocab, voc.name);
 	mark_specials();
 	ss = h.type.sample_size;
-	pskd_tok_out_open(&out, opt->output);
-	pskd_writer_init(&w, out.fd, out.name);
+	pskd_output_writer(&out, &w, opt->output, 0);
 	for (;;) {
 		if ((got = pskd_reader_peek(&r, PSKD_BUFSIZE, &p)) < 0)
 			pskd_err(PSKD_EXIT_DATA, "%s", r.name);
@@ -270,7 +269,7 @@ pskd_tok_decode(const struct pskd_tok_opt *opt, int argc, char **argv)
 		flush_pending(1);
 		pskd_writer_write(&w, text.p, text.len);
 	}
-	pskd_tok_out_commit(&out, &w);
+	pskd_output_close(&out, &w);
 	pskd_reader_close(&r);
 	pskd_header_free(&h);
 }

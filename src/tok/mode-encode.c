@@ -291,14 +291,14 @@ around(void)
 void
 pskd_tok_encode(const struct pskd_tok_opt *o, int argc, char **argv)
 {
-	struct pskd_tok_out out;
+	struct pskd_output out;
 	struct pskd_type t;
 	struct pskd_error e;
 	char text[64];
 	int rc;
 
 	opt = o;
-	if (opt->output == NULL)
+	if (opt->output == NULL || strcmp(opt->output, "-") == 0)
 		pskd_refuse_tty(1, "<stdout>");
 	if ((rc = pskd_vocab_open(&voc, opt->encoding, opt->vocab, &e)) != 0 ||
 	    (voc.kind->ready != NULL && (rc = voc.kind->ready(&voc, &e)) !=
@@ -310,7 +310,7 @@ pskd_tok_encode(const struct pskd_tok_opt *o, int argc, char **argv)
 	if (pskd_type_parse(&t, text, strlen(text), &e) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s", e.msg);
 	width = pskd_idx_width(voc.nvocab);
-	pskd_tok_out_open(&out, opt->output);
+	pskd_output_open(&out, opt->output, 1);
 	pskd_pipe_grow(out.fd);
 	pskd_sink_init(&sink, out.fd, out.name, &t, PSKD_COUNT_STREAM);
 	pskd_rejects_open(&rejects, opt->rejects);
@@ -319,7 +319,7 @@ pskd_tok_encode(const struct pskd_tok_opt *o, int argc, char **argv)
 	flush_ids();
 	if (pskd_sink_finish(&sink) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", out.name);
-	pskd_tok_out_commit(&out, &sink.w);
+	pskd_output_close(&out, &sink.w);
 	pskd_rejects_close(&rejects);
 	if (pskd_progress_enabled())
 		pskd_progress(1, "%llu MB, %llu tokens",

@@ -150,7 +150,7 @@ json_output(const char *path)
 void
 pskd_tok_train(const struct pskd_tok_opt *o, int argc, char **argv)
 {
-	struct pskd_tok_out ranks, specials;
+	struct pskd_output ranks, specials;
 	struct pskd_writer rw, sw;
 	struct pskd_bpe_vocab v;
 	struct stat st;
@@ -164,19 +164,17 @@ pskd_tok_train(const struct pskd_tok_opt *o, int argc, char **argv)
 		pskd_errx(PSKD_EXIT_USAGE, "-E %s: not a BPE pattern "
 		    "(r50k_base, p50k_base, cl100k_base, o200k_base)",
 		    opt->encoding);
-	pskd_tok_out_open(&ranks, opt->output);
-	pskd_writer_init(&rw, ranks.fd, ranks.name);
+	pskd_output_writer(&ranks, &rw, opt->output, 0);
 	/*
 	 * FILE.special beside a file; a device or a FIFO gets no companion,
 	 * nor does a tokenizer.json (which holds it all).
 	 */
-	if (opt->output != NULL && !json_output(opt->output) &&
+	if (ranks.file && !json_output(opt->output) &&
 	    (stat(opt->output, &st) == -1 || S_ISREG(st.st_mode))) {
 		i = strlen(opt->output) + sizeof(".special");
 		spath = pskd_xmalloc(i);
 		snprintf(spath, i, "%s.special", opt->output);
-		pskd_tok_out_open(&specials, spath);
-		pskd_writer_init(&sw, specials.fd, specials.name);
+		pskd_output_writer(&specials, &sw, spath, 0);
 	}
 	show = pskd_progress_enabled();
 
@@ -217,13 +215,13 @@ pskd_tok_train(const struct pskd_tok_opt *o, int argc, char **argv)
 		pskd_train_write_special(&sw, &v, pattern, opt->special,
 		    opt->nspecial);
 	/* Both complete before either is renamed into place. */
-	if (ranks.file)
-		pskd_tok_out_flush(&ranks, &rw);
-	if (spath != NULL) {
-		pskd_tok_out_flush(&specials, &sw);
-		pskd_tok_out_commit(&specials, &sw);
+	if (ranks.file && pskd_writer_flush(&rw) == -1) {
+		errno = rw.error;
+		pskd_err(PSKD_EXIT_DATA, "%s", ranks.name);
 	}
-	pskd_tok_out_commit(&ranks, &rw);
+	if (spath != NULL)
+		pskd_output_close(&specials, &sw);
+	pskd_output_close(&ranks, &rw);
 	free(spath);
 	pskd_bpe_vocab_free(&v);
 }

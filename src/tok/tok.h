@@ -49,22 +49,4 @@ void	pskd_tok_each_input(int argc, char **argv,
 void	pskd_tok_locate(const unsigned char *s, size_t off, uint64_t *line,
 	    size_t *col);
 
-/*
- * An output: -o FILE, written to a temporary and renamed into place by
- * pskd_tok_out_commit() (so a failed or killed run leaves no file), or
- * the standard output (path NULL).
- */
-struct pskd_tok_out {
-	const char	*name;		/* FILE or "<stdout>" */
-	int		 fd;
-	int		 file;
-	struct pskd_outfile of;
-};
-
-void	pskd_tok_out_open(struct pskd_tok_out *o, const char *path);
-/* Flush w (writing to o->fd); exit 1 naming the output if that fails. */
-void	pskd_tok_out_flush(struct pskd_tok_out *o, struct pskd_writer *w);
-/* Flush w, then rename the file into place, or close the standard output. */
-void	pskd_tok_out_commit(struct pskd_tok_out *o, struct pskd_writer *w);
-
 #endif
