@@ -10,17 +10,19 @@
 #include "tiktoken.h"
 
 static const struct pskd_tiktoken encodings[] = {
-	{ "r50k_base", PSKD_PAT_R50K, 50256, 50257, 50256, 1,
+	{ "r50k_base", PSKD_PAT_R50K, "r50k_base", 50256, 50257, 50256, 1,
 	    { { "<|endoftext|>", 13, 50256, 0 } } },
-	{ "p50k_base", PSKD_PAT_R50K, 50280, 50281, 50256, 1,
+	{ "p50k_base", PSKD_PAT_R50K, "r50k_base", 50280, 50281, 50256, 1,
 	    { { "<|endoftext|>", 13, 50256, 0 } } },
-	{ "cl100k_base", PSKD_PAT_CL100K, 100256, 100277, 100257, 5,
+	{ "cl100k_base", PSKD_PAT_CL100K, "cl100k_base", 100256, 100277, 100257,
+	    5,
 	    { { "<|endoftext|>", 13, 100257, 0 },
 	    { "<|fim_prefix|>", 14, 100258, 0 },
 	    { "<|fim_middle|>", 14, 100259, 0 },
 	    { "<|fim_suffix|>", 14, 100260, 0 },
 	    { "<|endofprompt|>", 15, 100276, 0 } } },
-	{ "o200k_base", PSKD_PAT_O200K, 199998, 200019, 199999, 2,
+	{ "o200k_base", PSKD_PAT_O200K, "o200k_base", 199998, 200019, 199999,
+	    2,
 	    { { "<|endoftext|>", 13, 199999, 0 },
 	    { "<|endofprompt|>", 15, 200018, 0 } } },
 };

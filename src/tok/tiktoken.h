@@ -18,6 +18,7 @@
 struct pskd_tiktoken {
 	const char	*name;
 	int		 pattern;	/* PSKD_PAT_* */
+	const char	*pattern_name;	/* the encoding it is named for */
 	uint32_t	 nranks;	/* tokens in its ranks file */
 	uint32_t	 nvocab;	/* V, tiktoken's n_vocab */
 	uint32_t	 eot;		/* the id of <|endoftext|> */
