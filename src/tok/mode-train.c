@@ -138,6 +138,37 @@ progress_merge(size_t ntok, size_t want)
 	pskd_progress(0, "merges: %zu / %zu", ntok - 256, want - 256);
 }
 
+/*
+ * The section of the companion spath for the ranks file now at path, to
+ * keep in the new companion: 1 with it in old (no line: path has no
+ * companion); 0 when there is no such file, or its companion is not for
+ * it (the old pair did not go together: nothing to keep).
+ */
+static int
+old_section(const char *path, const char *spath, struct pskd_companion *old)
+{
+	struct pskd_buf b = { 0 };
+	char err[256];
+	uint64_t h;
+	int rc = 1;
+
+	memset(old, 0, sizeof(*old));
+	old->pattern = -1;
+	if (pskd_slurp(path, 0, &b) == -1)
+		return 0;
+	h = pskd_special_hash(b.p, b.len);
+	b.len = 0;
+	if (pskd_slurp(spath, 1u << 30, &b) == 0)
+		rc = pskd_special_parse(b.p, b.len, h, old, err, sizeof(err)) ==
+		    1;
+	else if (errno != ENOENT)
+		rc = 0;
+	pskd_buf_free(&b);
+	old->hasranks = 1;
+	old->ranks = h;
+	return rc;
+}
+
 /* -o NAME.json: a tokenizer.json. */
 static int
 json_output(const char *path)
@@ -153,10 +184,13 @@ pskd_tok_train(const struct pskd_tok_opt *o, int argc, char **argv)
 	struct pskd_output ranks, specials;
 	struct pskd_writer rw, sw;
 	struct pskd_bpe_vocab v;
+	struct pskd_companion old;
 	struct stat st;
 	char *spath = NULL;
 	long long dup;
+	uint64_t hash = 0;
 	size_t i;
+	int keep;
 
 	opt = o;
 	if ((pattern = pskd_pretok_pattern(opt->encoding ? opt->encoding :
@@ -206,15 +240,25 @@ pskd_tok_train(const struct pskd_tok_opt *o, int argc, char **argv)
 			    "ordinary token (rank %lld)", opt->special[i], dup);
 	}
 
-	if (json_output(opt->output))
+	if (json_output(opt->output)) {
 		pskd_train_write_json(&rw, &v, pattern, opt->special,
 		    opt->nspecial);
-	else
-		pskd_train_write_ranks(&rw, &v, opt->special, opt->nspecial);
-	if (spath != NULL)
-		pskd_train_write_special(&sw, &v, pattern, opt->special,
+	} else {
+		hash = pskd_train_write_ranks(&rw, &v, opt->special,
 		    opt->nspecial);
-	/* Both complete before either is renamed into place. */
+	}
+	if (spath != NULL) {
+		keep = old_section(opt->output, spath, &old);
+		pskd_train_write_special(&sw, &v, pattern, opt->special,
+		    opt->nspecial, hash, keep ? &old : NULL);
+		pskd_special_free(&old);
+	}
+	/*
+	 * Both complete before either is renamed into place; the companion
+	 * first, which holds the sections of the new ranks and the old: a
+	 * run stopped between the two renames leaves the old ranks with
+	 * their section, one after leaves the new ones with theirs.
+	 */
 	if (ranks.file && pskd_writer_flush(&rw) == -1) {
 		errno = rw.error;
 		pskd_err(PSKD_EXIT_DATA, "%s", ranks.name);

@@ -157,8 +157,8 @@ ranks_load(struct pskd_vocab *v, const char *path, const unsigned char *p,
 	if ((rc = parse_ranks(v, path, p, n, e)) != 0)
 		return rc;
 	rv = v->impl;
-	if (!v->byname && (rc = pskd_special_load(path, &rv->companion, e)) !=
-	    0) {
+	if (!v->byname && (rc = pskd_special_load(path, p, n,
+	    &rv->companion, e)) != 0) {
 		if (rc < 0)
 			return PSKD_EXIT_DATA;
 		v->kind = &pskd_vocab_trained;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "pskd.h"
 #include "bpe-pretok.h"
@@ -14,12 +15,17 @@
 #include "train.h"
 #include "train-special.h"
 
-void
+uint64_t
 pskd_train_write_ranks(struct pskd_writer *w, const struct pskd_bpe_vocab *v,
     const char *const *special, size_t nspecial)
 {
 	struct pskd_buf b = { 0 };
+	XXH3_state_t *h = XXH3_createState();
+	uint64_t hash;
 	size_t r;
+
+	if (h == NULL || XXH3_64bits_reset(h) == XXH_ERROR)
+		pskd_errx(PSKD_EXIT_DATA, "out of memory");
 
 	for (r = 0; r < v->ntokens + nspecial; r++) {
 		b.len = 0;
@@ -30,8 +36,12 @@ pskd_train_write_ranks(struct pskd_writer *w, const struct pskd_bpe_vocab *v,
 			pskd_ranks_line(&b, special[r - v->ntokens],
 			    strlen(special[r - v->ntokens]), (uint32_t)r);
 		pskd_writer_write(w, b.p, b.len);
+		(void)XXH3_64bits_update(h, b.p, b.len);
 	}
 	pskd_buf_free(&b);
+	hash = XXH3_64bits_digest(h);
+	XXH3_freeState(h);
+	return hash;
 }
 
 /* A token's bytes in the ByteLevel alphabet, as a JSON string, into b. */
@@ -135,16 +145,19 @@ pskd_train_write_json(struct pskd_writer *w, const struct pskd_bpe_vocab *v,
 	pskd_buf_free(&t);
 }
 
-/* The companion file: the pattern, then the special tokens' ranks. */
+/*
+ * The companion file: the section of the new ranks (the pattern, then the
+ * special tokens' ranks), then old's, that of the ranks it replaces.
+ */
 void
 pskd_train_write_special(struct pskd_writer *w,
     const struct pskd_bpe_vocab *v, int pattern, const char *const *special,
-    size_t nspecial)
+    size_t nspecial, uint64_t ranks, const struct pskd_companion *old)
 {
-	struct pskd_companion c = { NULL, 0, pattern };
+	struct pskd_companion c = { NULL, 0, pattern, 1, ranks };
 	size_t r;
 
-	c.sp = pskd_xcalloc(nspecial, sizeof(*c.sp));
+	c.sp = pskd_xcalloc(nspecial ? nspecial : 1, sizeof(*c.sp));
 	for (r = 0; r < nspecial; r++) {
 		c.sp[r].text = (char *)special[r];
 		c.sp[r].len = strlen(special[r]);
@@ -153,5 +166,8 @@ pskd_train_write_special(struct pskd_writer *w,
 	c.n = nspecial;
 	pskd_special_write(w, &c);
 	free(c.sp);
+	/* The same ranks again need one section. */
+	if (old != NULL && old->ranks != ranks)
+		pskd_special_write(w, old);
 }
 

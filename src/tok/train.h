@@ -78,15 +78,20 @@ long long pskd_bpe_vocab_find(const struct pskd_bpe_vocab *v,
 
 /*
  * A learned vocabulary written out (train-write.c), the special tokens
- * after its tokens: as "BASE64 RANK" lines; the companion VOCAB.special
- * of those (the pattern, the special tokens' ranks); or a tokenizer.json.
+ * after its tokens: as "BASE64 RANK" lines (returns the hash of what it
+ * wrote, pskd_special_hash's); the companion VOCAB.special of those (the
+ * pattern, the special tokens' ranks, in the section for the ranks of that
+ * hash), followed by the section old (NULL: none) of the ranks they
+ * replace; or a tokenizer.json.
  */
-void	pskd_train_write_ranks(struct pskd_writer *w,
+struct pskd_companion;
+uint64_t pskd_train_write_ranks(struct pskd_writer *w,
 	    const struct pskd_bpe_vocab *v, const char *const *special,
 	    size_t nspecial);
 void	pskd_train_write_special(struct pskd_writer *w,
 	    const struct pskd_bpe_vocab *v, int pattern,
-	    const char *const *special, size_t nspecial);
+	    const char *const *special, size_t nspecial, uint64_t ranks,
+	    const struct pskd_companion *old);
 void	pskd_train_write_json(struct pskd_writer *w,
 	    const struct pskd_bpe_vocab *v, int pattern,
 	    const char *const *special, size_t nspecial);
