@@ -248,11 +248,9 @@ char_token(const struct pskd_vocab *v, const unsigned char *t, size_t n)
 }
 
 static size_t
-char_cut(const struct pskd_vocab *v, const unsigned char *s, size_t n,
-    int bytes)
+char_cut(const struct pskd_vocab *v, const unsigned char *s, size_t n)
 {
-	(void)v;
-	return pskd_vocab_cut_pattern(-1, s, n, bytes);
+	return pskd_vocab_cut_chars(v, s, n);
 }
 
 static void

@@ -30,6 +30,7 @@ struct hf_vocab {
 	struct pskd_buf	 norm;
 	struct pskd_hf_atrie added[2];	/* raw and normalized added tokens */
 	struct pskd_hf_decoder dec;
+	int		 cuts;		/* -r may cut where tiktoken's do */
 };
 
 /* The fast way: one pattern a hand-written pre-tokenizer cuts. */
@@ -92,6 +93,11 @@ hf_load(struct pskd_vocab *v, const char *path, const unsigned char *p,
 	v->eos = hf->eos;
 	v->neos = hf->neos;
 	h->fast = fast_way(hf, &h->nfc);
+	h->cuts = h->fast >= 0 && !hf->anynormalized;
+	for (i = 0; i < hf->nadded; i++)
+		if (hf->added[i].lstrip || hf->added[i].rstrip ||
+		    hf->added[i].single_word)
+			h->cuts = 0;
 	pskd_hf_atrie_build(&h->added[0], hf, 0);
 	pskd_hf_atrie_build(&h->added[1], hf, 1);
 	if (hf->bytelevel)
@@ -237,12 +243,18 @@ hf_token(const struct pskd_vocab *v, const unsigned char *t, size_t n)
 	return pskd_ranks_find(&h->hf.vocab, t, n);
 }
 
+/*
+ * Only the fast way cuts as the tiktoken patterns do, and only when no
+ * added token takes what is around it (lstrip, rstrip, single_word):
+ * another pipeline (a Prepend, a Strip, Metaspace's prepend_scheme) does
+ * at the start of each text what it does once at a document's.
+ */
 static size_t
-hf_cut(const struct pskd_vocab *v, const unsigned char *s, size_t n,
-    int bytes)
+hf_cut(const struct pskd_vocab *v, const unsigned char *s, size_t n)
 {
-	(void)v;
-	return pskd_vocab_cut_pattern(-1, s, n, bytes);
+	const struct hf_vocab *h = v->impl;
+
+	return h->cuts ? pskd_vocab_cut_pattern(v, s, n) : 0;
 }
 
 static void

@@ -140,29 +140,6 @@ document(const char *name, uint64_t line, const unsigned char *s, size_t n,
 }
 
 /*
- * Where a document may be cut so both halves pre-tokenize as the whole:
- * before t[p] when t[p-1] is a newline and t[p] printable ASCII but '/'
- * (o200k takes a '/' after newlines into the piece), or when t[p] is a
- * space between two ASCII letters.  0 if there is no such place.
- */
-static size_t
-find_cut(const unsigned char *t, size_t n)
-{
-	size_t p;
-
-	for (p = n - 2; p > 0; p--) {
-		if (t[p - 1] == '\n' && t[p] > ' ' && t[p] < 0x7f &&
-		    t[p] != '/')
-			return p;
-		if (t[p] == ' ' && ((t[p - 1] | 0x20) >= 'a' &&
-		    (t[p - 1] | 0x20) <= 'z') && ((t[p + 1] | 0x20) >= 'a' &&
-		    (t[p + 1] | 0x20) <= 'z'))
-			return p;
-	}
-	return 0;
-}
-
-/*
  * The newlines in p[0..n), for the line numbers of messages: eight bytes
  * at a time (a memchr a line was 2% of a run), a byte counter each, the
  * counters summed before they can overflow.
@@ -190,7 +167,13 @@ newlines(const unsigned char *p, size_t n)
 	return k;
 }
 
-/* -r: each input one document, in pieces cut where it cannot matter. */
+/*
+ * -r: each input one document, in pieces of PSKD_BUFSIZE or more cut
+ * where the vocabulary says the cut cannot change the ids (kind->cut),
+ * RAW_MAX at most: memory holds one piece and its ids.
+ */
+#define RAW_MAX		(4u << 20)
+
 static void
 read_raw(struct pskd_reader *r)
 {
@@ -207,13 +190,16 @@ read_raw(struct pskd_reader *r)
 		eof = n < want;
 		if (n == 0 && !any)
 			return;		/* an empty input: no document */
-		cut = eof ? n : find_cut(p, n);
-		if (cut == 0) {
-			want *= 2;
+		cut = eof ? n : voc.kind->cut(&voc, p, n);
+		if (cut == 0 && want < RAW_MAX) {
+			want = want * 2 < RAW_MAX ? want * 2 : RAW_MAX;
 			continue;
 		}
+		if (cut == 0)
+			pskd_fail_at(r->name, line, "%u MiB without a place "
+			    "where -r may cut the document for %s (its bound: "
+			    "see pskd-tok(1))", RAW_MAX >> 20, voc.name);
 		any = 1;
-		/* Special tokens hold no white space: never cut in two. */
 		document(r->name, line, p, cut, eof);
 		if (eof)
 			break;

@@ -234,10 +234,9 @@ ranks_token(const struct pskd_vocab *v, const unsigned char *t, size_t n)
 }
 
 static size_t
-ranks_cut(const struct pskd_vocab *v, const unsigned char *s, size_t n,
-    int bytes)
+ranks_cut(const struct pskd_vocab *v, const unsigned char *s, size_t n)
 {
-	return pskd_vocab_cut_pattern(v->pattern, s, n, bytes);
+	return pskd_vocab_cut_pattern(v, s, n);
 }
 
 static void

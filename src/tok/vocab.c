@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pskd.h"
+#include "bpe-pretok.h"
 #include "tiktoken.h"
 #include "vocab.h"
 
@@ -145,21 +146,28 @@ pskd_vocab_id(const struct pskd_vocab *v, const char *t)
 
 /*
  * The first special token in s[from..n): its offset (n: none), *which its
- * index in v->special; the longest of those that start there.
+ * index in v->special; the longest of those that start there.  at[i] is
+ * where special token i is next at or after an earlier from (n: nowhere;
+ * SIZE_MAX: not looked for),
+ * looked for again only once from passes it: the text is searched once
+ * for each, not once for each occurrence of another.
  */
 static size_t
 next_special(const struct pskd_vocab *v, const unsigned char *s,
-    size_t n, size_t from, size_t *which)
+    size_t n, size_t from, size_t *at, size_t *which)
 {
 	const unsigned char *p;
 	size_t i, best = n, blen = 0;
 
 	for (i = 0; i < v->nspecial; i++) {
-		p = memmem(s + from, n - from, v->special[i].text,
-		    v->special[i].len);
-		if (p != NULL && ((size_t)(p - s) < best ||
-		    ((size_t)(p - s) == best && v->special[i].len > blen))) {
-			best = (size_t)(p - s);
+		if (at[i] == SIZE_MAX || at[i] < from) {
+			p = memmem(s + from, n - from, v->special[i].text,
+			    v->special[i].len);
+			at[i] = p != NULL ? (size_t)(p - s) : n;
+		}
+		if (at[i] < n && (at[i] < best || (at[i] == best &&
+		    v->special[i].len > blen))) {
+			best = at[i];
 			blen = v->special[i].len;
 			*which = i;
 		}
@@ -172,48 +180,135 @@ pskd_vocab_encode_split(struct pskd_vocab *v, const unsigned char *s,
     size_t n, int allow, struct pskd_ids *out, size_t *bad, uint32_t *badcp,
     pskd_vocab_ordinary_fn *ordinary)
 {
-	size_t pos = 0, at, k = 0;
+	static size_t *at;
+	static size_t nat;
+	size_t pos = 0, next, k = 0, i;
+	int rc = 0;
 
-	if (!allow)
+	if (!allow || v->nspecial == 0)
 		return ordinary(v, s, n, out, bad, badcp);
+	if (nat < v->nspecial) {
+		at = pskd_xreallocarray(at, v->nspecial, sizeof(*at));
+		nat = v->nspecial;
+	}
+	for (i = 0; i < v->nspecial; i++)
+		at[i] = SIZE_MAX;	/* not looked for yet */
 	while (pos < n) {
-		at = next_special(v, s, n, pos, &k);
-		if (ordinary(v, s + pos, at - pos, out, bad, badcp) == -1) {
+		next = next_special(v, s, n, pos, at, &k);
+		if (ordinary(v, s + pos, next - pos, out, bad, badcp) == -1) {
 			*bad += pos;
-			return -1;
+			rc = -1;
+			break;
 		}
-		if (at == n)
+		if (next == n)
 			break;
 		pskd_ids_push(out, v->special[k].id);
-		pos = at + v->special[k].len;
+		pos = next + v->special[k].len;
+	}
+	return rc;
+}
+
+/*
+ * Does an occurrence of a special token in t[0..n) hold t[p - 1] and t[p]?
+ * (Any occurrence in t[p - len + 1 .. p + len - 1) does.)
+ */
+static int
+in_special(const struct pskd_vocab *v, const unsigned char *t, size_t n,
+    size_t p)
+{
+	size_t i, a, b, len;
+
+	for (i = 0; i < v->nspecial; i++) {
+		if ((len = v->special[i].len) < 2)
+			continue;
+		a = p >= len - 1 ? p - (len - 1) : 0;
+		b = p + len - 1 < n ? p + len - 1 : n;
+		if (b - a >= len && memmem(t + a, b - a, v->special[i].text,
+		    len) != NULL)
+			return 1;
 	}
 	return 0;
 }
 
 /*
- * Before t[p] when t[p-1] is a newline and t[p] printable ASCII but '/'
- * (o200k takes a '/' after newlines into the piece), or when t[p] is a
- * space between two ASCII letters: the pieces of every pattern end there,
- * and no special token (which holds no white space) spans it.
+ * Where the cuts of s[0..n) are looked for: before n - (the longest
+ * special token), so that one that spans a place is wholly in s.
+ */
+static size_t
+cut_limit(const struct pskd_vocab *v, size_t n)
+{
+	size_t i, max = 2;
+
+	for (i = 0; i < v->nspecial; i++)
+		if (v->special[i].len > max)
+			max = v->special[i].len;
+	return n > max ? n - max : 0;
+}
+
+static int
+ascii_letter(unsigned c)
+{
+	return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+}
+
+/*
+ * Before t[p], a character P, when the one before it is a letter (\p{L})
+ * and P is none of white space, letter, mark, number (the classes of
+ * bpe-pretok.h), the apostrophe of the contractions, \r or \n: a piece
+ * of every pattern that holds the letter ends there (letters, o200k's
+ * letters and marks, a contraction), and every piece starts afresh at P.
+ */
+static int
+after_letter(const unsigned char *t, size_t n, size_t p)
+{
+	uint32_t cp, prev;
+	size_t k;
+
+	if ((t[p] & 0xc0) == 0x80 || t[p] == '\'' || t[p] == '\r' ||
+	    t[p] == '\n' || pskd_utf8_decode(t + p, n - p, &cp) == 0 ||
+	    (pskd_pretok_class(cp) & (PSKD_CLASS_L | PSKD_CLASS_N |
+	    PSKD_CLASS_U | PSKD_CLASS_W | PSKD_CLASS_S)) != 0)
+		return 0;
+	for (k = p - 1; k > 0 && p - k < 4 && (t[k] & 0xc0) == 0x80; k--)
+		;
+	return pskd_utf8_decode(t + k, p - k, &prev) == p - k &&
+	    (pskd_pretok_class(prev) & PSKD_CLASS_L) != 0;
+}
+
+/*
+ * The places where the pieces of every tiktoken pattern end, whatever
+ * follows: before t[p] when t[p-1] is a newline and t[p] printable ASCII
+ * but '/' (o200k takes a '/' after newlines into the piece); when t[p] is
+ * a space between two ASCII letters; before a character of punctuation
+ * (or another that is in no class of the patterns) that follows a letter
+ * (after_letter).  Never inside a special token.
  */
 size_t
-pskd_vocab_cut_pattern(int pattern, const unsigned char *t, size_t n,
-    int bytes)
+pskd_vocab_cut_pattern(const struct pskd_vocab *v, const unsigned char *t,
+    size_t n)
 {
 	size_t p;
 
-	(void)pattern;
-	(void)bytes;
-	if (n < 3)
-		return 0;
-	for (p = n - 2; p > 0; p--) {
-		if (t[p - 1] == '\n' && t[p] > ' ' && t[p] < 0x7f &&
-		    t[p] != '/')
-			return p;
-		if (t[p] == ' ' && ((t[p - 1] | 0x20) >= 'a' &&
-		    (t[p - 1] | 0x20) <= 'z') && ((t[p + 1] | 0x20) >= 'a' &&
-		    (t[p + 1] | 0x20) <= 'z'))
-			return p;
+	for (p = cut_limit(v, n); p > 0; p--) {
+		if ((t[p - 1] == '\n' && t[p] > ' ' && t[p] < 0x7f &&
+		    t[p] != '/') || (t[p] == ' ' && ascii_letter(t[p - 1]) &&
+		    ascii_letter(t[p + 1])) || after_letter(t, n, p)) {
+			if (!in_special(v, t, n, p))
+				return p;
+		}
 	}
+	return 0;
+}
+
+/* The last boundary between two characters, but inside a special token. */
+size_t
+pskd_vocab_cut_chars(const struct pskd_vocab *v, const unsigned char *t,
+    size_t n)
+{
+	size_t p;
+
+	for (p = cut_limit(v, n) + 1; p-- > 1;)
+		if ((t[p] & 0xc0) != 0x80 && !in_special(v, t, n, p))
+			return p;
 	return 0;
 }

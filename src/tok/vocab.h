@@ -90,10 +90,10 @@ struct pskd_vocab_kind {
 	 * Where text that goes on after s[0..n) may be cut so that encoding
 	 * the two parts one after the other gives the ids of the whole: the
 	 * offset of the last such place, or 0 (none, or the kind cuts
-	 * nowhere).  bytes: the text may hold bytes that are not UTF-8 (-b).
+	 * nowhere).  s may hold bytes that are not UTF-8 (-b).
 	 */
 	size_t	(*cut)(const struct pskd_vocab *v, const unsigned char *s,
-		    size_t n, int bytes);
+		    size_t n);
 	void	(*free)(struct pskd_vocab *v);
 };
 
@@ -148,8 +148,14 @@ typedef int pskd_vocab_ordinary_fn(struct pskd_vocab *v,
 int	pskd_vocab_encode_split(struct pskd_vocab *v, const unsigned char *s,
 	    size_t n, int allow, struct pskd_ids *out, size_t *bad,
 	    uint32_t *badcp, pskd_vocab_ordinary_fn *ordinary);
-/* A kind's cut() for the patterns of tiktoken (bpe-pretok.h). */
-size_t	pskd_vocab_cut_pattern(int pattern, const unsigned char *s, size_t n,
-	    int bytes);
+/*
+ * Kinds' cut(): the places where the pieces of every tiktoken pattern
+ * (bpe-pretok.h) end whatever follows, or any boundary between two
+ * characters (a character vocabulary); never inside a special token.
+ */
+size_t	pskd_vocab_cut_pattern(const struct pskd_vocab *v,
+	    const unsigned char *s, size_t n);
+size_t	pskd_vocab_cut_chars(const struct pskd_vocab *v,
+	    const unsigned char *s, size_t n);
 
 #endif
