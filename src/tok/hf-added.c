@@ -44,9 +44,9 @@ anode_new(struct pskd_hf_atrie *t)
 	return (uint32_t)t->nnode++;
 }
 
-void
+int
 pskd_hf_atrie_build(struct pskd_hf_atrie *t, const struct pskd_hf *hf,
-    int normalized)
+    int normalized, char *err, size_t errsize)
 {
 	const struct pskd_hf_added *a;
 	struct pskd_buf text = { 0 };
@@ -67,9 +67,13 @@ pskd_hf_atrie_build(struct pskd_hf_atrie *t, const struct pskd_hf *hf,
 		/* A normalized one is matched as the normalizer writes it. */
 		p = a->text;
 		len = a->len;
+		if (normalized && pskd_hf_normalize(hf,
+		    (const unsigned char *)a->text, a->len, &text, err,
+		    errsize) == -1) {
+			pskd_buf_free(&text);
+			return -1;
+		}
 		if (normalized) {
-			pskd_hf_normalize(hf, (const unsigned char *)a->text,
-			    a->len, &text);
 			p = (const char *)text.p;
 			len = text.len;
 		}
@@ -102,6 +106,7 @@ pskd_hf_atrie_build(struct pskd_hf_atrie *t, const struct pskd_hf *hf,
 			t->node[cur].token = (int32_t)i;
 	}
 	pskd_buf_free(&text);
+	return 0;
 }
 
 /* The longest token at s[p]: its index, its length in *len; or -1. */

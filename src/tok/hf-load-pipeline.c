@@ -106,11 +106,14 @@ each(struct ld *l, struct pskd_hf *hf, void (*fn)(struct ld *,
 
 /* ---- normalizers ------------------------------------------------------- */
 
+/* By HF_N_*: the first five take no options. */
+const char *const pskd_hf_norm_names[] = { "NFC", "NFD", "NFKC", "NFKD",
+    "Lowercase", "Strip", "Prepend", "Replace" };
+
 void
 ld_normalizer(struct ld *l, struct pskd_hf *hf)
 {
-	static const char *const simple[] = { "NFC", "NFD", "NFKC", "NFKD",
-	    "Lowercase" };
+	const char *const *simple = pskd_hf_norm_names;
 	struct pskd_hf_norm z;
 	char *type;
 	int i, lit;
@@ -120,6 +123,7 @@ ld_normalizer(struct ld *l, struct pskd_hf *hf)
 	if (!pskd_jscan_object(&l->j))
 		ld_die(l, "expected a normalizer");
 	memset(&z, 0, sizeof(z));
+	z.line = ld_line(l);
 	type = ld_type_of(l);
 	z.type = -1;
 	for (i = 0; i < 5; i++)
@@ -188,12 +192,14 @@ prepend_scheme(struct ld *l)
 	return v;
 }
 
+/* By HF_P_*. */
+const char *const pskd_hf_pretok_names[] = { "ByteLevel", "Split",
+    "Metaspace", "Digits", "Punctuation", "Whitespace", "WhitespaceSplit" };
+
 void
 ld_pretokenizer(struct ld *l, struct pskd_hf *hf)
 {
-	static const char *const names[] = { "ByteLevel", "Split",
-	    "Metaspace", "Digits", "Punctuation", "Whitespace",
-	    "WhitespaceSplit" };
+	const char *const *names = pskd_hf_pretok_names;
 	struct pskd_hf_pretok z;
 	char err[256], *type, *text;
 	size_t n;
@@ -204,6 +210,7 @@ ld_pretokenizer(struct ld *l, struct pskd_hf *hf)
 	if (!pskd_jscan_object(&l->j))
 		ld_die(l, "expected a pre-tokenizer");
 	memset(&z, 0, sizeof(z));
+	z.line = ld_line(l);
 	z.fast = -1;
 	type = ld_type_of(l);
 	seq = strcmp(type, "Sequence") == 0;

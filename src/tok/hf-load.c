@@ -57,6 +57,23 @@ ld_unsupported(struct ld *l, const char *what, const char *type)
 	ld_die(l, pskd_xstrdup(msg));
 }
 
+uint64_t
+ld_line(struct ld *l)
+{
+	const unsigned char *p = l->j.p, *nl;
+
+	if (l->lineat == NULL || p < l->lineat) {
+		l->lineat = l->start;
+		l->line = 1;
+	}
+	while ((nl = memchr(l->lineat, '\n', (size_t)(p - l->lineat))) !=
+	    NULL) {
+		l->line++;
+		l->lineat = nl + 1;
+	}
+	return l->line;
+}
+
 void
 ld_check(struct ld *l)
 {

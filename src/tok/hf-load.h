@@ -28,6 +28,8 @@ struct ld {
 	char		*err;			/* with "LINE: message" */
 	size_t		 errsize;
 	char		*unk;			/* the model's unk_token */
+	const unsigned char *lineat;		/* ld_line's last place */
+	uint64_t	 line;			/* and its line */
 };
 
 /* End the load: "LINE: why" in l->err, back to pskd_hf_parse. */
@@ -37,6 +39,8 @@ _Noreturn void ld_unsupported(struct ld *l, const char *what,
 	    const char *type);
 /* A second walk from p, its lines counted from the file's start. */
 void	ld_walk_from(struct ld *l, const unsigned char *p);
+/* The line (from 1) of the walk's place in the file. */
+uint64_t ld_line(struct ld *l);
 /* End the load if the walk found the document malformed. */
 void	ld_check(struct ld *l);
 /* The next value, which must be one: a string (a copy, *len its length

@@ -2,11 +2,13 @@
  * hf-norm.c - the normalizers of tokenizer.json, in the order given: NFC,
  * NFD, NFKC, NFKD (utf8proc), Lowercase (Rust's char::to_lowercase, a
  * character at a time: İ becomes i and a dot, Σ always σ), Strip
- * (White_Space at either end),
- * Prepend (before a text that is not empty), Replace (a string or a
- * regular expression, every match left to right).
+ * (White_Space at either end), Prepend (before a text that is not empty),
+ * Replace (a string or a regular expression, every match left to right);
+ * the text at most PSKD_HF_GROWTH times as long as it came.
  */
 #define _GNU_SOURCE		/* memmem */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,10 +28,11 @@ is_space(uint32_t cp)
  * A Unicode normal form of s[0..n) appended to out.  ASCII is in every
  * form and never combines with what comes before it, so only the stretches
  * from the ASCII character before a non-ASCII run to the next ASCII
- * character go through utf8proc.
+ * character go through utf8proc.  0; -1 once out is longer than limit.
  */
-static void
-normal_form(const unsigned char *s, size_t n, int opts, struct pskd_buf *out)
+static int
+normal_form(const unsigned char *s, size_t n, int opts, struct pskd_buf *out,
+    size_t limit)
 {
 	utf8proc_uint8_t *dst;
 	utf8proc_ssize_t k;
@@ -55,8 +58,11 @@ normal_form(const unsigned char *s, size_t n, int opts, struct pskd_buf *out)
 			pskd_buf_add(out, dst, (size_t)k);
 			free(dst);
 		}
+		if (out->len > limit)
+			return -1;
 		i = b;
 	}
+	return 0;
 }
 
 static void
@@ -107,9 +113,14 @@ strip(const unsigned char *s, size_t n, int left, int right,
 	pskd_buf_add(out, s + a, b - a);
 }
 
-static void
+/*
+ * Every occurrence of r's string, or match of its regex, in s[0..n)
+ * replaced: 0; -1 when the text grows past limit (err empty) or the regex
+ * gives up (why in err).
+ */
+static int
 replace(const struct pskd_hf_norm *r, const unsigned char *s, size_t n,
-    struct pskd_buf *out)
+    struct pskd_buf *out, size_t limit, char *err, size_t errsize)
 {
 	static size_t *m, cap;
 	const unsigned char *q;
@@ -121,54 +132,65 @@ replace(const struct pskd_hf_norm *r, const unsigned char *s, size_t n,
 			pskd_buf_add(out, s + pos, (size_t)(q - s) - pos);
 			pskd_buf_add(out, r->b, r->blen);
 			pos = (size_t)(q - s) + r->alen;
+			if (out->len > limit)
+				return -1;
 		}
 		pskd_buf_add(out, s + pos, n - pos);
-		return;
+		return 0;
 	}
-	k = pskd_hf_regex_all(r->re, s, n, &m, &cap);
+	if (pskd_hf_regex_all(r->re, s, n, &m, &cap, &k, err, errsize) == -1)
+		return -1;
 	for (i = 0; i < k; i++) {
 		pskd_buf_add(out, s + pos, m[2 * i] - pos);
 		pskd_buf_add(out, r->b, r->blen);
 		pos = m[2 * i + 1];
+		if (out->len > limit)
+			return -1;
 	}
 	pskd_buf_add(out, s + pos, n - pos);
+	return 0;
 }
 
-void
+int
 pskd_hf_normalize(const struct pskd_hf *hf, const unsigned char *s, size_t n,
-    struct pskd_buf *out)
+    struct pskd_buf *out, char *err, size_t errsize)
 {
 	static struct pskd_buf tmp[2];
 	const struct pskd_hf_norm *z;
 	struct pskd_buf *dst;
-	size_t i;
-	int w = 0;
+	char why[256];
+	size_t i, limit;
+	int w = 0, rc;
 
 	out->len = 0;
 	if (hf->nnorm == 0) {
 		pskd_buf_add(out, s, n);
-		return;
+		return 0;
 	}
+	limit = n > (SIZE_MAX - PSKD_HF_SLACK) / PSKD_HF_GROWTH ? SIZE_MAX :
+	    n * PSKD_HF_GROWTH + PSKD_HF_SLACK;
 	for (i = 0; i < hf->nnorm; i++) {
 		z = &hf->norm[i];
 		dst = i + 1 == hf->nnorm ? out : &tmp[w];
 		dst->len = 0;
+		why[0] = '\0';
+		rc = 0;
 		switch (z->type) {
 		case HF_N_NFC:
-			normal_form(s, n, UTF8PROC_STABLE | UTF8PROC_COMPOSE,
-			    dst);
+			rc = normal_form(s, n, UTF8PROC_STABLE |
+			    UTF8PROC_COMPOSE, dst, limit);
 			break;
 		case HF_N_NFD:
-			normal_form(s, n, UTF8PROC_STABLE | UTF8PROC_DECOMPOSE,
-			    dst);
+			rc = normal_form(s, n, UTF8PROC_STABLE |
+			    UTF8PROC_DECOMPOSE, dst, limit);
 			break;
 		case HF_N_NFKC:
-			normal_form(s, n, UTF8PROC_STABLE | UTF8PROC_COMPOSE |
-			    UTF8PROC_COMPAT, dst);
+			rc = normal_form(s, n, UTF8PROC_STABLE |
+			    UTF8PROC_COMPOSE | UTF8PROC_COMPAT, dst, limit);
 			break;
 		case HF_N_NFKD:
-			normal_form(s, n, UTF8PROC_STABLE |
-			    UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT, dst);
+			rc = normal_form(s, n, UTF8PROC_STABLE |
+			    UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT, dst, limit);
 			break;
 		case HF_N_LOWER:
 			lowercase(s, n, dst);
@@ -182,11 +204,24 @@ pskd_hf_normalize(const struct pskd_hf *hf, const unsigned char *s, size_t n,
 			pskd_buf_add(dst, s, n);
 			break;
 		case HF_N_REPLACE:
-			replace(z, s, n, dst);
+			rc = replace(z, s, n, dst, limit, why, sizeof(why));
 			break;
+		}
+		if (rc == 0 && dst->len > limit)
+			rc = -1;
+		if (rc == -1) {
+			if (why[0] == '\0')
+				snprintf(why, sizeof(why), "it makes the text "
+				    "more than %d times as long (pskd-tok's "
+				    "limit)", PSKD_HF_GROWTH);
+			snprintf(err, errsize, "%llu: the normalizer %s: %s",
+			    (unsigned long long)z->line,
+			    pskd_hf_norm_names[z->type], why);
+			return -1;
 		}
 		s = dst->p;
 		n = dst->len;
 		w ^= 1;
 	}
+	return 0;
 }

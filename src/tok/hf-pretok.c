@@ -41,16 +41,23 @@ span_add(size_t a, size_t b, int m)
 	spans[nspans++].m = m;
 }
 
-/* HF's find_matches for a regex: the gaps and the matches, in order. */
-static void
-regex_spans(struct pskd_hf_regex *re, const unsigned char *s, size_t n)
+/*
+ * HF's find_matches for a regex: the gaps and the matches, in order.  0,
+ * or -1 with why in err.
+ */
+static int
+regex_spans(struct pskd_hf_regex *re, const unsigned char *s, size_t n,
+    char *err, size_t errsize)
 {
 	size_t k, i, prev = 0;
 
-	if (pskd_utf8_check(s, n) != n)
-		pskd_errx(PSKD_EXIT_DATA, "text that is not UTF-8 (-b) cannot "
-		    "go through this tokenizer's regular expressions");
-	k = pskd_hf_regex_all(re, s, n, &rx, &rxcap);
+	if (pskd_utf8_check(s, n) != n) {
+		snprintf(err, errsize, "text that is not UTF-8 (-b) cannot go "
+		    "through its regular expression");
+		return -1;
+	}
+	if (pskd_hf_regex_all(re, s, n, &rx, &rxcap, &k, err, errsize) == -1)
+		return -1;
 	for (i = 0; i < k; i++) {
 		if (prev != rx[2 * i])
 			span_add(prev, rx[2 * i], 0);
@@ -59,6 +66,7 @@ regex_spans(struct pskd_hf_regex *re, const unsigned char *s, size_t n)
 	}
 	if (prev != n)
 		span_add(prev, n, 0);
+	return 0;
 }
 
 /* A hand-written pattern: its pieces tile the text, each a match. */
@@ -219,13 +227,13 @@ piece_add(struct pskd_hf_pieces *out, const unsigned char *s, size_t n,
 static const char gpt2_pattern[] = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| "
     "?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
 
-/* One pre-tokenizer on one piece s[0..n) into out. */
-static void
+/* One pre-tokenizer on one piece s[0..n) into out: 0, or -1 (err). */
+static int
 step(const struct pskd_hf_pretok *p, const unsigned char *s, size_t n,
-    int first, struct pskd_hf_pieces *out, struct pskd_buf *tmp)
+    int first, struct pskd_hf_pieces *out, struct pskd_buf *tmp, char *err,
+    size_t errsize)
 {
 	static struct pskd_hf_regex *gpt2;
-	char err[256];
 	size_t i, k, j;
 	int behavior = HF_ISOLATED;
 
@@ -241,24 +249,25 @@ step(const struct pskd_hf_pretok *p, const unsigned char *s, size_t n,
 		}
 		if (!p->use_regex) {
 			piece_add(out, s, n, first);
-			return;
+			return 0;
 		}
 		if (p->fast >= 0) {
 			fast_spans(p->fast, s, n);
 		} else {
 			if (gpt2 == NULL && (gpt2 = pskd_hf_regex_new(
 			    gpt2_pattern, strlen(gpt2_pattern), 0, err,
-			    sizeof(err))) == NULL)
-				pskd_errx(PSKD_EXIT_DATA, "%s", err);
-			regex_spans(gpt2, s, n);
+			    errsize)) == NULL)
+				return -1;
+			if (regex_spans(gpt2, s, n, err, errsize) == -1)
+				return -1;
 		}
 		break;
 	case HF_P_SPLIT:
 		behavior = p->behavior;
 		if (p->fast >= 0)
 			fast_spans(p->fast, s, n);
-		else
-			regex_spans(p->re, s, n);
+		else if (regex_spans(p->re, s, n, err, errsize) == -1)
+			return -1;
 		if (p->invert)
 			for (i = 0; i < nspans; i++)
 				spans[i].m = !spans[i].m;
@@ -284,7 +293,7 @@ step(const struct pskd_hf_pretok *p, const unsigned char *s, size_t n,
 		n = tmp->len;
 		if (!p->split) {
 			piece_add(out, s, n, first);
-			return;
+			return 0;
 		}
 		behavior = HF_MERGED_NEXT;
 		char_spans(is_rep, p, s, n);
@@ -299,7 +308,8 @@ step(const struct pskd_hf_pretok *p, const unsigned char *s, size_t n,
 		break;
 	case HF_P_WHITESPACE:
 		behavior = HF_REMOVED;
-		regex_spans(p->re, s, n);
+		if (regex_spans(p->re, s, n, err, errsize) == -1)
+			return -1;
 		for (i = 0; i < nspans; i++)
 			spans[i].m = !spans[i].m;
 		break;
@@ -312,36 +322,51 @@ step(const struct pskd_hf_pretok *p, const unsigned char *s, size_t n,
 	for (j = 0; j < k; j++)
 		piece_add(out, s + spans2[j].a, spans2[j].b - spans2[j].a,
 		    first && spans2[j].a == 0);
+	return 0;
 }
 
-void
+static int
+failed(const struct pskd_hf_pretok *p, const char *why, char *err,
+    size_t errsize)
+{
+	snprintf(err, errsize, "%llu: the pre-tokenizer %s: %s",
+	    (unsigned long long)p->line, pskd_hf_pretok_names[p->type], why);
+	return -1;
+}
+
+int
 pskd_hf_pretokenize(const struct pskd_hf *hf, const unsigned char *s,
-    size_t n, int first, struct pskd_hf_pieces *p)
+    size_t n, int first, struct pskd_hf_pieces *p, char *err, size_t errsize)
 {
 	static struct pskd_hf_pieces other;
 	static struct pskd_buf tmp;
 	struct pskd_hf_pieces *in, *out;
+	char why[256];
 	size_t i, j;
 
 	p->n = 0;
 	p->buf.len = 0;
 	if (hf->npre == 0) {
 		piece_add(p, s, n, first);
-		return;
+		return 0;
 	}
 	/* The first step reads s; then pieces go back and forth. */
 	in = &other;
 	out = hf->npre % 2 ? p : &other;
 	out->n = 0;
 	out->buf.len = 0;
-	step(&hf->pre[0], s, n, first, out, &tmp);
+	if (step(&hf->pre[0], s, n, first, out, &tmp, why, sizeof(why)) == -1)
+		return failed(&hf->pre[0], why, err, errsize);
 	for (i = 1; i < hf->npre; i++) {
 		in = out;
 		out = in == p ? &other : p;
 		out->n = 0;
 		out->buf.len = 0;
 		for (j = 0; j < in->n; j++)
-			step(&hf->pre[i], in->buf.p + in->v[j].off,
-			    in->v[j].len, in->v[j].first, out, &tmp);
+			if (step(&hf->pre[i], in->buf.p + in->v[j].off,
+			    in->v[j].len, in->v[j].first, out, &tmp, why,
+			    sizeof(why)) == -1)
+				return failed(&hf->pre[i], why, err, errsize);
 	}
+	return 0;
 }

@@ -247,7 +247,10 @@ pskd_hf_regex_free(struct pskd_hf_regex *re)
 	free(re);
 }
 
-/* The first match in s[0..n) at or after from: 1 with [*ms, *me), or 0. */
+/*
+ * The first match in s[0..n) at or after from: 1 with [*ms, *me), 0, or
+ * PCRE2's error code (negative: it gave up, a limit reached).
+ */
 static int
 regex_find(struct pskd_hf_regex *re, const unsigned char *s,
     size_t n, size_t from, size_t *ms, size_t *me)
@@ -260,11 +263,8 @@ regex_find(struct pskd_hf_regex *re, const unsigned char *s,
 	else
 		rc = pcre2_match(re->code, s, n, from, PCRE2_NO_UTF_CHECK,
 		    re->md, NULL);
-	if (rc < 0) {
-		if (rc == PCRE2_ERROR_NOMATCH)
-			return 0;
-		pskd_errx(PSKD_EXIT_DATA, "regular expression: error %d", rc);
-	}
+	if (rc < 0)
+		return rc == PCRE2_ERROR_NOMATCH ? 0 : rc;
 	ov = pcre2_get_ovector_pointer(re->md);
 	*ms = ov[0];
 	*me = ov[1];
@@ -283,13 +283,22 @@ char_len(const unsigned char *s, size_t n, size_t i)
 	return k ? k : 1;
 }
 
-size_t
+int
 pskd_hf_regex_all(struct pskd_hf_regex *re, const unsigned char *s, size_t n,
-    size_t **v, size_t *cap)
+    size_t **v, size_t *cap, size_t *nmatch, char *err, size_t errsize)
 {
+	PCRE2_UCHAR msg[256];
 	size_t k = 0, last = 0, lastmatch = (size_t)-1, ms, me;
+	int rc;
 
-	while (last <= n && regex_find(re, s, n, last, &ms, &me)) {
+	*nmatch = 0;
+	while (last <= n && (rc = regex_find(re, s, n, last, &ms, &me)) != 0) {
+		if (rc < 0) {
+			pcre2_get_error_message(rc, msg, sizeof(msg));
+			snprintf(err, errsize, "its regular expression fails on "
+			    "this text (PCRE2: %s)", (const char *)msg);
+			return -1;
+		}
 		if (ms == me && lastmatch == me) {
 			last += char_len(s, n, last);
 			continue;
@@ -303,6 +312,7 @@ pskd_hf_regex_all(struct pskd_hf_regex *re, const unsigned char *s, size_t n,
 		(*v)[2 * k + 1] = me;
 		k++;
 	}
-	return k;
+	*nmatch = k;
+	return 0;
 }
 

@@ -31,6 +31,7 @@ struct hf_vocab {
 	struct pskd_hf_atrie added[2];	/* raw and normalized added tokens */
 	struct pskd_hf_decoder dec;
 	int		 cuts;		/* -r may cut where tiktoken's do */
+	char		*path;		/* the file, for messages */
 };
 
 /* The fast way: one pattern a hand-written pre-tokenizer cuts. */
@@ -63,6 +64,7 @@ hf_load(struct pskd_vocab *v, const char *path, const unsigned char *p,
 	size_t i;
 
 	v->impl = h;
+	h->path = pskd_xstrdup(path);
 	if (encoding != NULL) {
 		pskd_error_set(e, 0, "-E %s: a tokenizer.json (-v %s) has its "
 		    "own pipeline", encoding, path);
@@ -98,8 +100,12 @@ hf_load(struct pskd_vocab *v, const char *path, const unsigned char *p,
 		if (hf->added[i].lstrip || hf->added[i].rstrip ||
 		    hf->added[i].single_word)
 			h->cuts = 0;
-	pskd_hf_atrie_build(&h->added[0], hf, 0);
-	pskd_hf_atrie_build(&h->added[1], hf, 1);
+	if (pskd_hf_atrie_build(&h->added[0], hf, 0, err, sizeof(err)) ==
+	    -1 || pskd_hf_atrie_build(&h->added[1], hf, 1, err, sizeof(err)) ==
+	    -1) {
+		pskd_error_set(e, 0, "%s:%s (an added token)", path, err);
+		return PSKD_EXIT_DATA;
+	}
 	if (hf->bytelevel)
 		pskd_bpe_init_hf(&h->bpe, &hf->vocab, h->fast, hf->mstart,
 		    hf->mleft, hf->mrank, hf->ignore_merges);
@@ -158,29 +164,28 @@ model(struct hf_vocab *h, const unsigned char *s, size_t n,
 	pskd_hf_word_batch(h->words, s, at, k, out);
 }
 
-/* A text between added tokens: normalized, split, each piece modelled. */
-static void
+/*
+ * A text between added tokens: normalized, split, each piece modelled.
+ * 0, or -1 with "LINE: the normalizer (pre-tokenizer) TYPE: why" in err.
+ */
+static int
 segment(struct hf_vocab *h, const unsigned char *s, size_t n, int first,
-    int allow, struct pskd_ids *out)
+    int allow, struct pskd_ids *out, char *err, size_t errsize)
 {
 	const struct pskd_hf *hf = &h->hf;
 	size_t i, from = 0, a, b, w, pos = 0;
 
 	if (n == 0)
-		return;
-	if (h->fast >= 0 && !hf->anynormalized) {
-		if (h->nfc) {
-			pskd_hf_normalize(hf, s, n, &h->norm);
-			s = h->norm.p;
-			n = h->norm.len;
-		}
-		pskd_bpe_encode(&h->bpe, s, n, out);
-		return;
-	}
-	if (hf->nnorm > 0) {
-		pskd_hf_normalize(hf, s, n, &h->norm);
+		return 0;
+	if (hf->nnorm > 0) {	/* the fast way: none, or NFC */
+		if (pskd_hf_normalize(hf, s, n, &h->norm, err, errsize) == -1)
+			return -1;
 		s = h->norm.p;
 		n = h->norm.len;
+	}
+	if (h->fast >= 0 && !hf->anynormalized) {
+		pskd_bpe_encode(&h->bpe, s, n, out);
+		return 0;
 	}
 	for (;;) {
 		if (hf->anynormalized && pskd_hf_next_added(hf, &h->added[1],
@@ -193,8 +198,9 @@ segment(struct hf_vocab *h, const unsigned char *s, size_t n, int first,
 		if (a > pos && hf->npre == 0) {
 			model(h, s + pos, a - pos, out);	/* one piece */
 		} else if (a > pos) {
-			pskd_hf_pretokenize(hf, s + pos, a - pos,
-			    first && pos == 0, &h->pieces);
+			if (pskd_hf_pretokenize(hf, s + pos, a - pos,
+			    first && pos == 0, &h->pieces, err, errsize) == -1)
+				return -1;
 			for (i = 0; i < h->pieces.n; i++)
 				model(h, h->pieces.buf.p + h->pieces.v[i].off,
 				    h->pieces.v[i].len, out);
@@ -204,6 +210,7 @@ segment(struct hf_vocab *h, const unsigned char *s, size_t n, int first,
 		pskd_ids_push(out, hf->added[w].id);
 		pos = b;
 	}
+	return 0;
 }
 
 static int
@@ -213,16 +220,26 @@ hf_encode(struct pskd_vocab *v, const unsigned char *s, size_t n, int allow,
 	struct hf_vocab *h = v->impl;
 	const struct pskd_hf *hf = &h->hf;
 	size_t from = 0, pos = 0, a, b, w;
+	char err[256];
+	int rc;
 
-	(void)bad;
-	(void)badcp;
-	while (pskd_hf_next_added(hf, &h->added[0], s, n, &from, allow, &a,
-	    &b, &w)) {
-		segment(h, s + pos, a - pos, pos == 0, allow, out);
+	for (;;) {
+		if (!pskd_hf_next_added(hf, &h->added[0], s, n, &from, allow,
+		    &a, &b, &w))
+			a = b = n;
+		if ((rc = segment(h, s + pos, a - pos, pos == 0, allow, out,
+		    err, sizeof(err))) == -1 || a == n)
+			break;
 		pskd_ids_push(out, hf->added[w].id);
 		pos = from = b;
 	}
-	segment(h, s + pos, n - pos, pos == 0, allow, out);
+	if (rc == -1) {
+		/* "FILE:LINE: the normalizer Replace: why" */
+		snprintf(v->why, sizeof(v->why), "%s:%s", h->path, err);
+		*bad = 0;
+		*badcp = PSKD_NOT_DONE;
+		return -1;
+	}
 	return 0;
 }
 
@@ -281,6 +298,7 @@ hf_free(struct pskd_vocab *v)
 	pskd_buf_free(&h->norm);
 	pskd_hf_free(&h->hf);
 	free(v->special);
+	free(h->path);
 	free(h);
 }
 

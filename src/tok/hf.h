@@ -32,10 +32,13 @@ void	pskd_hf_regex_free(struct pskd_hf_regex *re);
 /*
  * Every match in s[0..n) as HF's find_iter gives them (Oniguruma's: an
  * empty match right after the previous match is skipped): start and end
- * pairs into *v (grown as needed); their number.
+ * pairs into *v (grown as needed), their number in *k: 0, or -1 when
+ * PCRE2 gives up on the text (its match limit, its JIT stack), with why
+ * in err.
  */
-size_t	pskd_hf_regex_all(struct pskd_hf_regex *re, const unsigned char *s,
-	    size_t n, size_t **v, size_t *cap);
+int	pskd_hf_regex_all(struct pskd_hf_regex *re, const unsigned char *s,
+	    size_t n, size_t **v, size_t *cap, size_t *k, char *err,
+	    size_t errsize);
 
 /* Split behaviours (SplitDelimiterBehavior). */
 enum { HF_REMOVED, HF_ISOLATED, HF_MERGED_PREV, HF_MERGED_NEXT,
@@ -53,11 +56,14 @@ struct pskd_hf_norm {
 	char		*b;		/* Replace's content */
 	size_t		 blen;
 	struct pskd_hf_regex *re;	/* Replace */
+	uint64_t	 line;		/* where the file has it */
 };
 
 /* Pre-tokenizers. */
 enum { HF_P_BYTELEVEL, HF_P_SPLIT, HF_P_METASPACE, HF_P_DIGITS,
     HF_P_PUNCT, HF_P_WHITESPACE, HF_P_WSPLIT };
+/* Their names in a file, and the normalizers' (by HF_N_*). */
+extern const char *const pskd_hf_pretok_names[], *const pskd_hf_norm_names[];
 /* Metaspace's prepend_scheme. */
 enum { HF_PREPEND_ALWAYS, HF_PREPEND_FIRST, HF_PREPEND_NEVER };
 
@@ -74,6 +80,7 @@ struct pskd_hf_pretok {
 	size_t		 replen;
 	int		 fast;		/* PSKD_PAT_* cutting as re, or -1 */
 	struct pskd_hf_regex *re;	/* Split; ByteLevel's own */
+	uint64_t	 line;		/* where the file has it */
 };
 
 /* Decoders. */
@@ -232,9 +239,21 @@ void	pskd_hf_word(struct pskd_hf_words *w, const unsigned char *s,
 void	pskd_hf_word_batch(struct pskd_hf_words *w, const unsigned char *s,
 	    const size_t *at, size_t k, struct pskd_ids *out);
 
-/* Normalize s[0..n) into out (replacing it). */
-void	pskd_hf_normalize(const struct pskd_hf *hf, const unsigned char *s,
-	    size_t n, struct pskd_buf *out);
+/*
+ * A normalized text may be at most PSKD_HF_GROWTH times as long as the
+ * text, and PSKD_HF_SLACK bytes (the most NFKD makes of one character is
+ * 11 times its bytes): a Sequence of normalizers that each make the text
+ * longer is stopped there.
+ */
+#define PSKD_HF_GROWTH	16
+#define PSKD_HF_SLACK	4096
+
+/*
+ * Normalize s[0..n) into out (replacing it): 0, or -1 with "LINE: the
+ * normalizer TYPE: why" in err (LINE: where the file has it).
+ */
+int	pskd_hf_normalize(const struct pskd_hf *hf, const unsigned char *s,
+	    size_t n, struct pskd_buf *out, char *err, size_t errsize);
 
 /* Pieces of a text: [off, off + len) of a buffer, and where they began. */
 struct pskd_hf_piece {
@@ -250,10 +269,12 @@ struct pskd_hf_pieces {
 
 /*
  * The pre-tokenizers on s[0..n) (one text between added tokens; first:
- * it starts the document): the pieces into p (replacing it).
+ * it starts the document): the pieces into p (replacing it).  0, or -1
+ * with "LINE: the pre-tokenizer TYPE: why" in err.
  */
-void	pskd_hf_pretokenize(const struct pskd_hf *hf, const unsigned char *s,
-	    size_t n, int first, struct pskd_hf_pieces *p);
+int	pskd_hf_pretokenize(const struct pskd_hf *hf, const unsigned char *s,
+	    size_t n, int first, struct pskd_hf_pieces *p, char *err,
+	    size_t errsize);
 
 /*
  * The added tokens as a trie of their bytes (hf-added.c): those matched
@@ -275,8 +296,9 @@ struct pskd_hf_atrie {
 	int		 allspecial;
 };
 
-void	pskd_hf_atrie_build(struct pskd_hf_atrie *t, const struct pskd_hf *hf,
-	    int normalized);
+/* 0, or -1 with the normalizer's error in err. */
+int	pskd_hf_atrie_build(struct pskd_hf_atrie *t, const struct pskd_hf *hf,
+	    int normalized, char *err, size_t errsize);
 /*
  * The next added token in s[*from..n) of trie t, as HF's find_matches:
  * leftmost, the longest there; special ones only with allow (else

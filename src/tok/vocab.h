@@ -113,7 +113,7 @@ struct pskd_vocab {
 	int		 template;
 	uint32_t	*bos, *eos;
 	size_t		 nbos, neos;
-	char		 why[256];	/* encode()'s PSKD_NOT_DONE */
+	char		 why[512];	/* encode()'s PSKD_NOT_DONE */
 	void		*impl;		/* the kind's own state */
 };
 

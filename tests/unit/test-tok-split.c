@@ -55,8 +55,11 @@ static long
 compare(struct pskd_hf_regex *re, int fast, const unsigned char *t, size_t n)
 {
 	size_t k, i, pos = 0, end;
+	char err[256];
 
-	k = pskd_hf_regex_all(re, t, n, &rx, &rxcap);
+	if (pskd_hf_regex_all(re, t, n, &rx, &rxcap, &k, err, sizeof(err)) ==
+	    -1)
+		return 0;		/* PCRE2 gave up: never here */
 	for (i = 0; i < k; i++) {
 		if (rx[2 * i] != pos)
 			return (long)pos;	/* PCRE2 left a gap */
