@@ -3,6 +3,19 @@
  * arrays, strings with every escape, numbers, true, false, null; strings
  * must be UTF-8 and hold no control characters (outside strings JSON is
  * ASCII, which the walk checks).
+ *
+ * Why a second JSON reader beside lib/json.c: that one validates a JSON
+ * Lines line in one pass and hands back the members named by dotted paths
+ * (the text, the id), the hot path of every document program; it keeps no
+ * place in the text to come back to.  A tokenizer.json is one document of
+ * up to tens of megabytes whose reader decides at each value what comes
+ * next (a list of normalizers, a vocab of 150,000 members streamed into a
+ * table, merges as strings or pairs), skips what it does not need, walks
+ * the vocab and merges a second time once the pre-tokenizer is known, and
+ * takes strings without a copy where they have no escape: a cursor over
+ * the document, which lib/json.c has no use for.  What the two agree on,
+ * the grammar of RFC 8259 and the UTF-8 checks (lib's pskd_utf8_*), each
+ * follows; neither builds a tree.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,8 @@
  *
  * Every function returns 0 once the document is found malformed, and the
  * first error stays in j->err (with its offset j->errat); the walk then
- * stops everywhere.  Nesting is limited to PSKD_JSCAN_DEPTH.
+ * stops everywhere.  Nesting is limited to PSKD_JSCAN_DEPTH.  (Why this
+ * is not lib/json.c, the reader of JSON Lines: see hf-json.c.)
  */
 #ifndef PSKD_HF_JSON_H
 #define PSKD_HF_JSON_H
