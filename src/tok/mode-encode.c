@@ -74,7 +74,7 @@ flush_ids(void)
 static void
 reject(const char *name, uint64_t line, size_t mark, const char *fmt, ...)
 {
-	char why[200];
+	char why[600];
 	va_list ap;
 
 	va_start(ap, fmt);

@@ -253,26 +253,15 @@ ranks_free(struct pskd_vocab *v)
 }
 
 /* Both loaded by ranks_load: trained when the file has a companion. */
+#define RANKS_KIND \
+	.sniff = NULL, .load = ranks_load, .ready = ranks_ready, \
+	.encode = ranks_encode, .decode = ranks_decode, .token = ranks_token, \
+	.cut = ranks_cut, .free = ranks_free
+
 const struct pskd_vocab_kind pskd_vocab_tiktoken = {
-	.name = "tiktoken",
-	.sniff = NULL,
-	.load = ranks_load,
-	.ready = ranks_ready,
-	.encode = ranks_encode,
-	.decode = ranks_decode,
-	.token = ranks_token,
-	.cut = ranks_cut,
-	.free = ranks_free,
+	.name = "tiktoken", RANKS_KIND
 };
 
 const struct pskd_vocab_kind pskd_vocab_trained = {
-	.name = "trained",
-	.sniff = NULL,
-	.load = ranks_load,
-	.ready = ranks_ready,
-	.encode = ranks_encode,
-	.decode = ranks_decode,
-	.token = ranks_token,
-	.cut = ranks_cut,
-	.free = ranks_free,
+	.name = "trained", RANKS_KIND
 };
