@@ -271,7 +271,7 @@ hf_cut(const struct pskd_vocab *v, const unsigned char *s, size_t n)
 {
 	const struct hf_vocab *h = v->impl;
 
-	return h->cuts ? pskd_vocab_cut_pattern(v, s, n) : 0;
+	return h->cuts ? pskd_vocab_cut_pattern(v, h->fast, s, n) : 0;
 }
 
 static void

@@ -236,7 +236,7 @@ ranks_token(const struct pskd_vocab *v, const unsigned char *t, size_t n)
 static size_t
 ranks_cut(const struct pskd_vocab *v, const unsigned char *s, size_t n)
 {
-	return pskd_vocab_cut_pattern(v, s, n);
+	return pskd_vocab_cut_pattern(v, v->pattern, s, n);
 }
 
 static void

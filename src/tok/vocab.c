@@ -276,23 +276,44 @@ after_letter(const unsigned char *t, size_t n, size_t p)
 }
 
 /*
- * The places where the pieces of every tiktoken pattern end, whatever
- * follows: before t[p] when t[p-1] is a newline and t[p] printable ASCII
- * but '/' (o200k takes a '/' after newlines into the piece); when t[p] is
- * a space between two ASCII letters; before a character of punctuation
+ * Is the character that ends t[0..p) white space?  (r50k_base's pieces of
+ * white space before a line break and a non-space: see below.)
+ */
+static int
+space_before(const unsigned char *t, size_t p)
+{
+	uint32_t cp;
+	size_t k;
+
+	for (k = p - 1; k > 0 && p - k < 4 && (t[k] & 0xc0) == 0x80; k--)
+		;
+	return pskd_utf8_decode(t + k, p - k, &cp) == p - k &&
+	    (pskd_pretok_class(cp) & PSKD_CLASS_S) != 0;
+}
+
+/*
+ * The places where the pieces of pattern end, whatever follows: before
+ * t[p] when t[p-1] is a newline and t[p] printable ASCII but '/' (o200k
+ * takes a '/' after newlines into the piece), for r50k_base only when no
+ * white space comes before that newline (its \s+(?!\S) leaves the last
+ * of a run of white space before a letter to a piece of its own, which a
+ * text cut there ends with the run: main's -r cut "\n\nx" so); when t[p]
+ * is a space between two ASCII letters; before a character of punctuation
  * (or another that is in no class of the patterns) that follows a letter
  * (after_letter).  Never inside a special token.
  */
 size_t
-pskd_vocab_cut_pattern(const struct pskd_vocab *v, const unsigned char *t,
-    size_t n)
+pskd_vocab_cut_pattern(const struct pskd_vocab *v, int pattern,
+    const unsigned char *t, size_t n)
 {
 	size_t p;
 
 	for (p = cut_limit(v, n); p > 0; p--) {
 		if ((t[p - 1] == '\n' && t[p] > ' ' && t[p] < 0x7f &&
-		    t[p] != '/') || (t[p] == ' ' && ascii_letter(t[p - 1]) &&
-		    ascii_letter(t[p + 1])) || after_letter(t, n, p)) {
+		    t[p] != '/' && (pattern != PSKD_PAT_R50K || p < 2 ||
+		    !space_before(t, p - 1))) || (t[p] == ' ' &&
+		    ascii_letter(t[p - 1]) && ascii_letter(t[p + 1])) ||
+		    after_letter(t, n, p)) {
 			if (!in_special(v, t, n, p))
 				return p;
 		}

@@ -149,11 +149,12 @@ int	pskd_vocab_encode_split(struct pskd_vocab *v, const unsigned char *s,
 	    size_t n, int allow, struct pskd_ids *out, size_t *bad,
 	    uint32_t *badcp, pskd_vocab_ordinary_fn *ordinary);
 /*
- * Kinds' cut(): the places where the pieces of every tiktoken pattern
- * (bpe-pretok.h) end whatever follows, or any boundary between two
- * characters (a character vocabulary); never inside a special token.
+ * Kinds' cut(): the places where the pieces of a tiktoken pattern
+ * (bpe-pretok.h's PSKD_PAT_*) end whatever follows, or any boundary
+ * between two characters (a character vocabulary); never inside a special
+ * token.
  */
-size_t	pskd_vocab_cut_pattern(const struct pskd_vocab *v,
+size_t	pskd_vocab_cut_pattern(const struct pskd_vocab *v, int pattern,
 	    const unsigned char *s, size_t n);
 size_t	pskd_vocab_cut_chars(const struct pskd_vocab *v,
 	    const unsigned char *s, size_t n);
