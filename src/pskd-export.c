@@ -67,8 +67,12 @@ usage(void)
 	    "      --shard-tokens N  tokens per llm.c training shard (default "
 	    "100000000)\n"
 	    "  -v, --vocab FILE      the end-of-text id of a vocabulary file\n"
-	    "      --val-docs N      N documents for validation\n"
-	    "      --val-fraction F  that fraction of the documents, rounded\n"
+	    "      --val-docs N      N documents for validation (the stream "
+	    "as a file)\n"
+	    "      --val-fraction F  each document for validation with "
+	    "chance F, by a keyed\n"
+	    "                        hash (default 0.005 for nanogpt and "
+	    "llmc)\n"
 	    "      --help            this text\n"
 	    "      --version         the version\n");
 	exit(0);
@@ -127,23 +131,25 @@ count_documents(struct xport *x)
 static void
 set_split(struct xport *x)
 {
-	uint64_t valdocs = 0;
-	double frac = -1;
+	double frac = x->ops->val_fraction;
 
-	if (opt.valdocs == NULL && opt.valfrac == NULL)
+	if (opt.valdocs != NULL) {
+		if (!x->in->regular) {
+			pskd_warnx("%s: --val-docs needs the token stream as a "
+			    "file (it is read twice: first to count the "
+			    "documents); --val-fraction splits a pipe",
+			    x->in->name);
+			pskd_usage_error(NULL);
+		}
+		xsplit_init(&x->split, count_documents(x), pskd_optnum(
+		    "--val-docs", opt.valdocs, 0, UINT64_MAX, 0), opt.seed);
 		return;
-	if (opt.valdocs != NULL)
-		valdocs = pskd_optnum("--val-docs", opt.valdocs, 0,
-		    UINT64_MAX, 0);
-	else
-		frac = pskd_optreal("--val-fraction", opt.valfrac, 0, 1);
-	if (!x->in->regular) {
-		pskd_warnx("%s: a validation split needs the token stream as "
-		    "a file (it is read twice: first to count the documents)",
-		    x->in->name);
-		pskd_usage_error(NULL);
 	}
-	xsplit_init(&x->split, count_documents(x), valdocs, frac, opt.seed);
+	if (opt.valfrac != NULL)
+		frac = pskd_optreal("--val-fraction", opt.valfrac, 0, 1);
+	else if (frac == 0)
+		return;		/* megatron: Megatron splits it (--split) */
+	xsplit_hash(&x->split, frac, opt.seed);
 }
 
 static void
@@ -215,6 +221,12 @@ parse(int argc, char **argv)
 		pskd_warnx("--shard-tokens: only -f llmc has shards");
 		pskd_usage_error(NULL);
 	}
+	if (opt.output != NULL && strcmp(opt.output, "-") == 0) {
+		/* "-" is the standard output, and that is the report's. */
+		pskd_warnx("-o -: the export is files named from a prefix, "
+		    "not the standard output");
+		pskd_usage_error(NULL);
+	}
 	if (opt.check == (opt.output != NULL)) {
 		if (opt.check)
 			pskd_warnx("--check: the prefix is the first operand, "
@@ -263,6 +275,9 @@ main(int argc, char **argv)
 	xport_mkdirs(&x, x.ops == &xf_nanogpt);
 	x.ops->begin(&x);
 	xport_run(&x);
+	/* Before the report: an export its trainer cannot read is none. */
+	if (x.ops->readable != NULL)
+		x.ops->readable(&x);
 	xport_report(&x);
 	x.ops->commit(&x);
 	xport_done(&x);

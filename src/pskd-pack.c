@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,7 +178,11 @@ recode(const struct pskd_type *in, const struct pskd_type *to,
 
 				d = pskd_leaf_real(a, s, j);
 				if (b->enc == PSKD_ENC_F64) {
-					memcpy(&bits, &d, 8);
+					/* A NaN re-encoded is the canonical one. */
+					if (isnan(d))
+						bits = UINT64_C(0x7FF8000000000000);
+					else
+						memcpy(&bits, &d, 8);
 					pskd_put_le64(e, bits);
 				} else if (b->enc == PSKD_ENC_F32 &&
 				    pskd_f64_to_f32(d, &f32) == 0)

@@ -61,8 +61,7 @@ static void
 write_out(struct pskd_output *o, struct pskd_writer *w, const char *path,
     const struct pskd_buf *b)
 {
-	pskd_output_open(o, path, 0);
-	pskd_writer_init(w, o->fd, o->name);
+	pskd_output_writer(o, w, path, 0);
 	pskd_writer_write(w, b->p, b->len);
 	if (pskd_writer_flush(w) == -1) {
 		errno = w->error;

@@ -13,10 +13,10 @@
 #include "stats/stats.h"
 
 static const char usage_text[] =
-    "pskd-stats [-mPq] [-e id] [-f field] [-k count] [-l label] [-t kind] "
-    "[file ...]";
+    "pskd-stats [-mPq] [-e id] [-f field] [-k count] [-l label] [-t kind]\n"
+    "            [--language field] [--language-score field] [file ...]";
 
-enum { OPT_HELP = 256, OPT_VERSION };
+enum { OPT_LANG = 256, OPT_SCORE, OPT_HELP, OPT_VERSION };
 
 static struct {
 	struct collect_opts c;
@@ -25,7 +25,8 @@ static struct {
 	size_t		 nlabels;
 	int		 merge;		/* -m */
 } opt = {
-	.c = { .kind = COLLECT_SNIFF, .field = "text" },
+	.c = { .kind = COLLECT_SNIFF, .field = "text", .lang = "language",
+	    .score = "language_score" },
 	.top = 20,
 };
 
@@ -51,6 +52,12 @@ usage(void)
 	    "  -t, --type KIND    documents, lines, verdicts, frames, tokens, "
 	    "windows,\n"
 	    "                     samples or stats, instead of sniffing it\n"
+	    "      --language NAME        the member naming a document's "
+	    "language\n"
+	    "                             (default language)\n"
+	    "      --language-score NAME  the member holding its score "
+	    "(default\n"
+	    "                             language_score)\n"
 	    "      --help         this text\n"
 	    "      --version      the version\n");
 	exit(0);
@@ -168,6 +175,8 @@ main(int argc, char **argv)
 		{ "progress", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "type", required_argument, NULL, 't' },
+		{ "language", required_argument, NULL, OPT_LANG },
+		{ "language-score", required_argument, NULL, OPT_SCORE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
@@ -197,6 +206,8 @@ main(int argc, char **argv)
 				pskd_usage_error(NULL);
 			}
 			break;
+		case OPT_LANG: opt.c.lang = optarg; break;
+		case OPT_SCORE: opt.c.score = optarg; break;
 		case OPT_HELP: usage(); break;
 		case OPT_VERSION: pskd_version();
 		default: pskd_usage_error(NULL);

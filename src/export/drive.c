@@ -63,8 +63,8 @@ undo(void)
 	/* The temporaries first (pskd_outfile removes them too, later). */
 	for (i = 0; i < running->nfiles; i++)
 		if (!running->files[i]->check &&
-		    running->files[i]->of.tmp != NULL)
-			pskd_outfile_abort(&running->files[i]->of);
+		    running->files[i]->out.of.tmp != NULL)
+			pskd_outfile_abort(&running->files[i]->out.of);
 	while (nmade > 0)
 		(void)rmdir(made[--nmade]);
 }

@@ -5,7 +5,8 @@
  *
  *	input.c		the token stream: header, chunks, the scan for EOT
  *			ids and ids out of bound
- *	split.c		which documents are the validation split
+ *	split.c		which documents are the validation split: by the
+ *			permutation (--val-docs) or by a keyed hash
  *	eot.c		the end-of-text id of an encoding or vocabulary
  *	hash.c		SHA-256 of what is written, on a second thread
  *	xfile.c		one output file: atomic, hashed, or compared
@@ -86,15 +87,21 @@ uint64_t xeot_lookup(const char *encoding, const char *vocab);
 
 struct xsplit {
 	int		 on;		/* a validation split was asked for */
-	uint64_t	 docs;		/* D, the documents of the stream */
+	int		 hash;		/* by document, --val-fraction */
+	uint64_t	 docs;		/* D, the documents (--val-docs) */
 	uint64_t	 nval;		/* documents in the validation split */
+	double		 frac;		/* --val-fraction */
+	uint64_t	 below;		/* its threshold, F x 2^64 */
+	int		 all;		/* F = 1 */
 	uint64_t	 seed;
 	void		*perm;		/* struct pskd_perm */
 };
 
-/* nval from --val-docs (frac < 0) or --val-fraction frac, for D docs. */
+/* --val-docs n: n of the D documents, by the permutation. */
 void	xsplit_init(struct xsplit *s, uint64_t docs, uint64_t valdocs,
-	    double frac, uint64_t seed);
+	    uint64_t seed);
+/* --val-fraction f: each document by a keyed hash of its number. */
+void	xsplit_hash(struct xsplit *s, double frac, uint64_t seed);
 /* 1 if document d (0-based, in stream order) is in the validation split. */
 int	xsplit_val(const struct xsplit *s, uint64_t d);
 void	xsplit_free(struct xsplit *s);
@@ -118,15 +125,15 @@ void	xhash_putbuf(unsigned char *p);
 /* ---- xfile.c ----------------------------------------------------------- */
 
 /*
- * One output file.  Written: to a temporary through pskd_outfile, renamed
- * by xfile_commit.  Checked (--check): every byte is compared with the file
+ * One output file.  Written: through lib's pskd_output (a temporary,
+ * renamed by xfile_commit; a path named for two files is refused).  Checked (--check): every byte is compared with the file
  * that exists at path instead.  Either way its size and SHA-256 are known
  * after xfile_finish.
  */
 struct xfile {
 	char		*path;
 	int		 check;
-	struct pskd_outfile of;
+	struct pskd_output out;
 	int		 fd;		/* the temporary, or the file checked */
 	unsigned char	*buf;		/* from the hash pool */
 	size_t		 len;		/* bytes in buf */
@@ -184,7 +191,6 @@ void	xfile_read(struct xfile *f, int fd, void *p, size_t n, uint64_t off);
 void	xfile_finish(struct xfile *f);
 /* Rename into place (nothing for --check). */
 void	xfile_commit(struct xfile *f);
-void	xfile_free(struct xfile *f);
 
 /* ---- drive.c and the formats ------------------------------------------- */
 
@@ -213,7 +219,19 @@ struct xformat_ops {
 	void	(*end)(struct xport *x);
 	/* Rename the files into place, in an order safe to interrupt. */
 	void	(*commit)(struct xport *x);
+	/*
+	 * The split when none is asked for (0: none), and after end, the
+	 * check that the trainer can read the files: exit 1 when it cannot,
+	 * a warning where its default settings would not (NULL: none).
+	 */
+	double	 val_fraction;
+	void	(*readable)(struct xport *x);
 };
+
+/* What the trainers need at least, at their default settings. */
+#define XNANOGPT_BLOCK	1024	/* nanoGPT's block_size */
+#define XLLMC_BT	(4 * 1024)	/* llm.c's B x T: -b 4 -t 1024 */
+#define XVAL_FRACTION	0.005
 
 struct xstats {
 	uint64_t	 docs;

@@ -66,8 +66,16 @@ open_shard(struct xport *x, struct stream *s, int split)
 static void
 setup(struct xport *x)
 {
-	if (x->dtype == XD_DEFAULT)
-		x->dtype = x->in->bound <= 65536 ? XD_UINT16 : XD_UINT32;
+	if (x->dtype == XD_DEFAULT) {
+		if (x->in->bound > 65536)
+			pskd_fail_at(x->in->name, 0, "idx[%llu]: llm.c's C and "
+			    "CUDA trainers (llmc/dataloader.h) read uint16 "
+			    "shards only, ids below 65536; --dtype uint32 writes "
+			    "the 20240801 (\"llama-3\") layout, which its "
+			    "train_llama3.py reads",
+			    (unsigned long long)x->in->bound);
+		x->dtype = XD_UINT16;
+	}
 	if (x->dtype == XD_INT32)
 		pskd_errx(PSKD_EXIT_USAGE, "--dtype int32: -f llmc writes "
 		    "uint16 or uint32");
@@ -280,6 +288,30 @@ commit(struct xport *x)
 		xfile_commit(m->s[XS_VAL].f);
 }
 
+/*
+ * The trainers glob a validation pattern (-j) and a training one (-i), and
+ * their loader asserts that every shard holds B x T + 1 tokens or more.
+ */
+static void
+readable(struct xport *x)
+{
+	size_t i;
+
+	if (x->st[XS_TRAIN].tokens == 0 || x->st[XS_VAL].tokens == 0)
+		pskd_fail_at(x->in->name, 0, "the %s split is empty, and llm.c's "
+		    "trainers always read one (%s)", x->st[XS_TRAIN].tokens == 0 ?
+		    "training" : "validation", x->st[XS_TRAIN].tokens == 0 ?
+		    "-i; give a smaller --val-fraction or --val-docs" :
+		    "-j; give a larger --val-fraction, or --val-docs N");
+	for (i = 0; i < x->nfiles; i++)
+		if (x->files[i]->tokens <= XLLMC_BT)
+			pskd_warnx("%s: %llu tokens, and llm.c's dataloader "
+			    "needs B x T + 1 in every shard (%d at its default "
+			    "-b 4 -t 1024)", x->files[i]->path,
+			    (unsigned long long)x->files[i]->tokens,
+			    XLLMC_BT + 1);
+}
+
 const struct xformat_ops xf_llmc = {
-	"llmc", setup, begin, run, end, commit
+	"llmc", setup, begin, run, end, commit, XVAL_FRACTION, readable
 };

@@ -208,5 +208,5 @@ commit(struct xport *x)
 }
 
 const struct xformat_ops xf_megatron = {
-	"megatron", setup, begin, run, end, commit
+	"megatron", setup, begin, run, end, commit, 0, NULL
 };

@@ -31,6 +31,12 @@ in_dir(const struct xport *x, const char *name)
 	return p;
 }
 
+static const char *
+s_path(const struct xport *x, int split)
+{
+	return ((const struct nano *)x->state)->f[split]->path;
+}
+
 static void
 setup(struct xport *x)
 {
@@ -98,6 +104,32 @@ commit(struct xport *x)
 	xfile_commit(s->f[XS_VAL]);
 }
 
+/*
+ * train.py memmaps train.bin and val.bin and draws blocks of block_size + 1
+ * tokens from each (get_batch): an empty file cannot be read, and a file
+ * of block_size tokens or fewer has no block.
+ */
+static void
+readable(struct xport *x)
+{
+	static const char *const name[2] = { "training", "validation" };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (x->st[i].tokens == 0)
+			pskd_fail_at(x->in->name, 0, "the %s split is empty, and "
+			    "nanoGPT's train.py cannot read an empty %s (%s)",
+			    name[i], s_path(x, i), i == XS_VAL ? "give a larger "
+			    "--val-fraction, or --val-docs N" : "give a "
+			    "smaller --val-fraction or --val-docs");
+		if (x->st[i].tokens <= XNANOGPT_BLOCK)
+			pskd_warnx("%s: %llu tokens, and nanoGPT's train.py "
+			    "reads blocks of block_size + 1 (%d at its default)",
+			    s_path(x, i), (unsigned long long)x->st[i].tokens,
+			    XNANOGPT_BLOCK + 1);
+	}
+}
+
 const struct xformat_ops xf_nanogpt = {
-	"nanogpt", setup, begin, run, end, commit
+	"nanogpt", setup, begin, run, end, commit, XVAL_FRACTION, readable
 };

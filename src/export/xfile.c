@@ -1,7 +1,7 @@
 /*
- * xfile.c - one file of an export.  Written, it goes to a temporary of
- * pskd_outfile (renamed by xfile_commit: never a half-written file under
- * its name); checked, each buffer is compared with the bytes of the file
+ * xfile.c - one file of an export.  Written, it goes through lib's
+ * pskd_output, the one route of every output (a temporary renamed by
+ * xfile_commit: never a half-written file under its name); checked, each buffer is compared with the bytes of the file
  * that is there.  Both hash what passes, so the report is the same.
  */
 #define _GNU_SOURCE
@@ -28,9 +28,9 @@ xfile_open(struct xfile *f, const char *path, int check, int late)
 		if (f->fd == -1)
 			pskd_err(PSKD_EXIT_DATA, "%s", path);
 	} else {
-		if (pskd_outfile_open(&f->of, path) == -1)
-			pskd_err(PSKD_EXIT_DATA, "%s", path);
-		f->fd = f->of.fd;
+		/* Never "-": every path is a prefix and a suffix. */
+		pskd_output_open(&f->out, path, 1);
+		f->fd = f->out.fd;
 	}
 	if (!late)
 		f->hash = xhash_new();
@@ -310,7 +310,8 @@ xfile_readfd(struct xfile *f)
 	if (f->check)
 		return f->fd;
 	/* The temporary was opened write-only. */
-	fd = open(f->of.tmp ? f->of.tmp : f->path, O_RDONLY | O_CLOEXEC);
+	fd = open(f->out.of.tmp ? f->out.of.tmp : f->path, O_RDONLY |
+	    O_CLOEXEC);
 	if (fd == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", f->path);
 	return fd;
@@ -391,19 +392,12 @@ xfile_finish(struct xfile *f)
 void
 xfile_commit(struct xfile *f)
 {
+	/* The bytes went out through f's own buffers: none in this one. */
+	struct pskd_writer none = { .fd = f->fd, .name = f->path };
+
 	if (f->check) {
 		close(f->fd);
 		return;
 	}
-	if (pskd_outfile_commit(&f->of) == -1)
-		pskd_err(PSKD_EXIT_DATA, "%s", f->path);
-}
-
-void
-xfile_free(struct xfile *f)
-{
-	if (f->buf != NULL)
-		xhash_putbuf(f->buf);
-	free(f->path);
-	memset(f, 0, sizeof(*f));
+	pskd_output_close(&f->out, &none);
 }

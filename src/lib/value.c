@@ -130,15 +130,57 @@ pskd_format_double(char *out, size_t size, double v)
 	snprintf(out, size, "%.17g", v);
 }
 
+/*
+ * NaNs in the text form: "NaN" is the canonical NaN of the leaf's encoding
+ * (positive, quiet, no payload: what "NaN" parses to); any other NaN is
+ * "NaN:0x" and the element's bits in its encoding, 16, 8 or 4 hex digits,
+ * so that the text gives back every bit (pskd(5), NaNs).
+ */
+static const struct nanform {
+	unsigned	 digits;
+	uint64_t	 canonical;
+	uint64_t	 exponent;	/* all ones in a NaN */
+	uint64_t	 mantissa;	/* not zero in a NaN */
+} nanforms[] = {
+	[PSKD_ENC_F64] = { 16, 0x7FF8000000000000u, 0x7FF0000000000000u,
+	    0x000FFFFFFFFFFFFFu },
+	[PSKD_ENC_F32] = { 8, 0x7FC00000u, 0x7F800000u, 0x007FFFFFu },
+	[PSKD_ENC_BF16] = { 4, 0x7FC0u, 0x7F80u, 0x007Fu }
+};
+
+static uint64_t
+real_bits(const struct pskd_leaf *l, const unsigned char *p)
+{
+	switch (l->enc) {
+	case PSKD_ENC_F32: return pskd_get_le32(p);
+	case PSKD_ENC_BF16: return pskd_get_le16(p);
+	default: return pskd_get_le64(p);
+	}
+}
+
+static int
+is_nan(const struct nanform *f, uint64_t bits)
+{
+	return (bits & f->exponent) == f->exponent && (bits & f->mantissa) != 0;
+}
+
 static void
 format_elem(struct pskd_buf *b, const struct pskd_leaf *l,
     const unsigned char *sample, uint64_t i)
 {
+	const struct nanform *f = &nanforms[l->enc];
 	char tmp[40];
+	uint64_t bits;
 	int n;
 
 	if (l->real) {
-		pskd_format_double(tmp, sizeof(tmp), pskd_leaf_real(l, sample, i));
+		bits = real_bits(l, sample + l->offset + i * l->width);
+		if (is_nan(f, bits) && bits != f->canonical)
+			snprintf(tmp, sizeof(tmp), "NaN:0x%0*llx",
+			    (int)f->digits, (unsigned long long)bits);
+		else
+			pskd_format_double(tmp, sizeof(tmp),
+			    pskd_leaf_real(l, sample, i));
 		pskd_buf_add(b, tmp, strlen(tmp));
 	} else {
 		n = snprintf(tmp, sizeof(tmp), "%llu",
@@ -238,6 +280,43 @@ want(struct sparse *s, unsigned char c)
 	return shape_err(s, msg);
 }
 
+/* "NaN:0x" and the bits of a NaN in the leaf's encoding, to dst. */
+static int
+parse_nan_bits(struct sparse *s, const struct pskd_leaf *l, uint64_t k,
+    const char *tmp, unsigned char *dst)
+{
+	const struct nanform *f = &nanforms[l->enc];
+	uint64_t bits = 0;
+	unsigned j, c;
+
+	if (strncmp(tmp, "NaN:0x", 6) != 0 || strlen(tmp + 6) != f->digits)
+		goto bad;
+	for (j = 0; j < f->digits; j++) {
+		c = (unsigned char)tmp[6 + j];
+		if (c >= '0' && c <= '9')
+			c -= '0';
+		else if (c >= 'a' && c <= 'f')
+			c = c - 'a' + 10;
+		else
+			goto bad;
+		bits = bits << 4 | c;
+	}
+	if (!is_nan(f, bits))
+		goto bad;
+	switch (l->enc) {
+	case PSKD_ENC_F32: pskd_put_le32(dst, (uint32_t)bits); break;
+	case PSKD_ENC_BF16: pskd_put_le16(dst, (uint16_t)bits); break;
+	default: pskd_put_le64(dst, bits); break;
+	}
+	return 0;
+bad:
+	pskd_error_set(s->e, PSKD_E_VALUE, "leaf %zu, element %llu: '%.40s' is "
+	    "not a NaN of %s (NaN:0x and %u lowercase hex digits of its bits)",
+	    s->leaf, (unsigned long long)k, tmp, pskd_enc_name(l->enc),
+	    f->digits);
+	return -1;
+}
+
 static int
 parse_elem(struct sparse *s, const struct pskd_leaf *l, uint64_t k)
 {
@@ -285,6 +364,8 @@ parse_elem(struct sparse *s, const struct pskd_leaf *l, uint64_t k)
 		}
 		return 0;
 	}
+	if (strncmp(tmp, "NaN:", 4) == 0)
+		return parse_nan_bits(s, l, k, tmp, dst);
 	if (strcmp(tmp, "NaN") == 0)
 		d = NAN;
 	else if (strcmp(tmp, "Infinity") == 0)

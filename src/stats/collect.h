@@ -27,6 +27,8 @@ enum collect_kind {
 struct collect_opts {
 	enum collect_kind kind;		/* -t; COLLECT_SNIFF: look */
 	const char	*field;		/* -f */
+	const char	*lang;		/* --language */
+	const char	*score;		/* --language-score */
 	uint64_t	 eot;		/* -e */
 	int		 eot_set;
 };
@@ -43,6 +45,21 @@ void	collect_frames(struct pskd_reader *r, struct stats *s);
 /* tokens, windows or samples: want is what -t asked for, or SNIFF. */
 void	collect_psk(struct pskd_reader *r, struct stats *s,
 	    const struct collect_opts *o, enum collect_kind want);
+
+/*
+ * Lines of up to STATS_LINE_MAX bytes are read whole; a longer one passes
+ * in pieces.  collect_line: 1 and the line, 0 at the end, -1 on a read
+ * error, or 2 for a long line (counted in r->lineno), which is then read
+ * with collect_piece, the next bytes of the line (*last: the line ends
+ * with them), each consumed with collect_consume.
+ */
+#define STATS_LINE_MAX	(1u << 20)
+
+int	collect_line(struct pskd_reader *r, const unsigned char **line,
+	    size_t *len);
+ssize_t	collect_piece(struct pskd_reader *r, const unsigned char **p,
+	    int *last);
+void	collect_consume(struct pskd_reader *r, size_t n, int last);
 
 /* Progress on the standard error, every buffer or so. */
 void	collect_progress(const struct pskd_reader *r);

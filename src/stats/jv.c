@@ -1,6 +1,8 @@
 /*
  * jv.c - a JSON text (RFC 8259) as a tree: recursive descent, depth at most
  * JV_MAXDEPTH, strings checked as UTF-8 and unescaped, numbers kept as text.
+ * Kept beside lib's json.c for the walks jv.h names, which json.c's
+ * members-by-name interface cannot do.
  */
 #include <stdio.h>
 #include <stdlib.h>

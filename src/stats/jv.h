@@ -1,7 +1,14 @@
 /*
- * jv.h - a JSON text as a tree, for the few whole documents the statistics
- * family reads back: its own objects and the manifest's extra members.
- * Numbers stay text, so that whole numbers up to 2^64-1 read exactly.
+ * jv.h - a JSON text as a tree, for the one kind of document the
+ * statistics family reads back whole: its own objects.  Numbers stay
+ * text, so that whole numbers up to 2^64-1 read exactly.
+ *
+ * Why not lib's json.c: that one takes named members out of one line
+ * (at most 32, by path) and gives their raw text; an object of pskd-stats
+ * holds arrays of arrays (histograms, up to 2^21 id counts) and objects
+ * whose members are not known in advance (the verdicts by name, the
+ * languages), which have to be walked.  Where named members are all that
+ * is needed (the manifest's counts in report.c), json.c is used.
  */
 #ifndef PSKD_JV_H
 #define PSKD_JV_H

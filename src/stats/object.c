@@ -55,6 +55,7 @@ stats_init(struct stats *s, enum stats_kind kind)
 	s->kind = kind;
 	stats_dist_init(&s->text_bytes, STATS_LOG);
 	stats_dist_init(&s->text_chars, STATS_LOG);
+	stats_dist_init(&s->lscore, STATS_PERCENT);
 	stats_dist_init(&s->est, STATS_PERCENT);
 	stats_dist_init(&s->line_bytes, STATS_LOG);
 	stats_dist_init(&s->values, STATS_LOG);
@@ -68,9 +69,40 @@ stats_free(struct stats *s)
 	free(s->label);
 	free(s->ids);
 	free(s->type);
+	stats_tally_free(&s->langs);
+	stats_tally_free(&s->drops);
 	s->label = NULL;
 	s->ids = NULL;
 	s->type = NULL;
+}
+
+void
+stats_copy(struct stats *to, const struct stats *from)
+{
+	*to = *from;
+	to->label = NULL;
+	to->type = from->type ? pskd_xstrdup(from->type) : NULL;
+	if (from->ids != NULL) {
+		to->ids = pskd_xreallocarray(NULL, (size_t)from->vocab,
+		    sizeof(*to->ids));
+		memcpy(to->ids, from->ids, (size_t)from->vocab *
+		    sizeof(*to->ids));
+	}
+	stats_tally_copy(&to->langs, &from->langs);
+	stats_tally_copy(&to->drops, &from->drops);
+}
+
+int
+stats_verdict_word(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' &&
+		    s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+		    s[i] == '_' || s[i] == '.'))
+			return 0;
+	return n > 0;
 }
 
 void
@@ -103,6 +135,14 @@ differ(char *err, size_t errsize, const char *what, uint64_t a, uint64_t b)
 {
 	snprintf(err, errsize, "cannot merge: %s %llu differs from %llu",
 	    what, (unsigned long long)b, (unsigned long long)a);
+	return -1;
+}
+
+static int
+names(char *err, size_t errsize, const char *what)
+{
+	snprintf(err, errsize, "cannot merge: more than %d %s, or a count "
+	    "past 2^64-1", STATS_NAMES_MAX, what);
 	return -1;
 }
 
@@ -151,6 +191,9 @@ stats_merge(struct stats *a, const struct stats *b, char *err, size_t errsize)
 	case STATS_DOCUMENTS:
 		over |= stats_dist_merge(&a->text_bytes, &b->text_bytes);
 		over |= stats_dist_merge(&a->text_chars, &b->text_chars);
+		over |= stats_dist_merge(&a->lscore, &b->lscore);
+		if (stats_tally_merge(&a->langs, &b->langs) == -1)
+			return names(err, errsize, "languages");
 		break;
 	case STATS_VERDICTS:
 		over |= add(&a->keep, b->keep);
@@ -158,6 +201,8 @@ stats_merge(struct stats *a, const struct stats *b, char *err, size_t errsize)
 		over |= add(&a->neardup, b->neardup);
 		over |= add(&a->rejected, b->rejected);
 		over |= stats_dist_merge(&a->est, &b->est);
+		if (stats_tally_merge(&a->drops, &b->drops) == -1)
+			return names(err, errsize, "verdicts");
 		break;
 	case STATS_SHINGLES:
 	case STATS_SIGNATURES:
@@ -366,6 +411,9 @@ stats_json(struct pskd_buf *b, const struct stats *s, uint64_t top)
 		addu(b, "bytes", s->bytes);
 		adddist(b, "text_bytes", &s->text_bytes);
 		adddist(b, "text_chars", &s->text_chars);
+		adds(b, ",\"languages\":");
+		stats_tally_json(b, &s->langs);
+		adddist(b, "language_score", &s->lscore);
 		break;
 	case STATS_VERDICTS:
 		addu(b, "verdicts", s->n);
@@ -375,6 +423,8 @@ stats_json(struct pskd_buf *b, const struct stats *s, uint64_t top)
 		addu(b, "near_duplicate", s->neardup);
 		addu(b, "rejected", s->rejected);
 		adddist(b, "estimates", &s->est);
+		adds(b, ",\"drops\":");
+		stats_tally_json(b, &s->drops);
 		break;
 	case STATS_SHINGLES:
 	case STATS_SIGNATURES:
@@ -482,6 +532,28 @@ getdist(struct in *in, const char *key, struct stats_dist *d)
 		snprintf(in->err, in->errsize, "\"%s\": %s", key, msg);
 		in->bad = 1;
 	}
+}
+
+/* An optional member of counts by name (absent: none). */
+static void
+gettally(struct in *in, const char *key, struct stats_tally *t,
+    int (*ok)(const char *, size_t))
+{
+	char msg[200];
+
+	if (!in->bad && stats_tally_parse(t, jv_member(in->v, key), ok, msg,
+	    sizeof(msg)) == -1) {
+		snprintf(in->err, in->errsize, "\"%s\": %s", key, msg);
+		in->bad = 1;
+	}
+}
+
+static int
+any_name(const char *s, size_t n)
+{
+	(void)s;
+	(void)n;
+	return 1;
 }
 
 static int
@@ -599,6 +671,13 @@ stats_parse(struct stats *s, const struct jv *v, char *err, size_t errsize)
 		    s->text_chars.count != s->n))
 			return fail(&in, "distributions that do not count "
 			    "the documents");
+		if (jv_member(v, "language_score") != NULL)
+			getdist(&in, "language_score", &s->lscore);
+		gettally(&in, "languages", &s->langs, any_name);
+		if (!in.bad && (stats_tally_sum(&s->langs) > s->n ||
+		    s->lscore.count > s->n))
+			return fail(&in, "languages or scores that are more "
+			    "than the documents");
 		break;
 	case STATS_VERDICTS:
 		s->n = getu(&in, "verdicts");
@@ -607,8 +686,10 @@ stats_parse(struct stats *s, const struct jv *v, char *err, size_t errsize)
 		s->neardup = getu(&in, "near_duplicate");
 		s->rejected = getu(&in, "rejected");
 		getdist(&in, "estimates", &s->est);
+		gettally(&in, "drops", &s->drops, stats_verdict_word);
 		if (!in.bad && (s->keep + s->empty + s->neardup +
-		    s->rejected != s->n || s->est.count != s->neardup))
+		    s->rejected + stats_tally_sum(&s->drops) != s->n ||
+		    s->est.count != s->neardup))
 			return fail(&in, "verdicts that do not add up");
 		break;
 	case STATS_SHINGLES:

@@ -203,6 +203,133 @@ estimates_section(struct pskd_buf *b, const struct report *rp)
 	puts_b(b, "</section>\n");
 }
 
+/* One series of bars, one per name, of the counts of t. */
+static void
+tally_chart(struct pskd_buf *b, const char *id, const char *caption,
+    const char *series, const struct stats_tally *t, const size_t *order,
+    size_t n)
+{
+	struct chart c;
+	const char **labels = pskd_xcalloc(n ? n : 1, sizeof(*labels));
+	uint64_t *values = pskd_xcalloc(n ? n : 1, sizeof(*values));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		labels[i] = t->name[order ? order[i] : i];
+		values[i] = t->count[order ? order[i] : i];
+	}
+	memset(&c, 0, sizeof(c));
+	c.id = id;
+	c.caption = caption;
+	c.ngroups = n;
+	c.nseries = 1;
+	c.series[0] = series;
+	c.labels = labels;
+	c.values = values;
+	chart_svg(b, &c);
+	free(labels);
+	free(values);
+}
+
+static void
+drops_section(struct pskd_buf *b, const struct report *rp)
+{
+	struct stats_tally all, *per;
+	struct report_row r;
+	size_t i, k;
+
+	section(b, "drops", "Documents dropped, by verdict", "The documents "
+	    "each stage dropped, by its verdict: the document stages' "
+	    "(pskd-lid, pskd-filter, pskd-exact, pskd-decon, whose verdicts "
+	    "are labelled SHARD.STAGE) and deduplication's near-duplicates, "
+	    "all shards together; the table gives each shard's.");
+	memset(&all, 0, sizeof(all));
+	per = pskd_xcalloc(rp->nshards ? rp->nshards : 1, sizeof(*per));
+	for (i = 0; i < rp->nshards; i++) {
+		report_drops(&rp->shards[i], &per[i]);
+		(void)stats_tally_merge(&all, &per[i]);
+	}
+	if (all.n == 0)
+		missing(b, "No documents were dropped.");
+	else
+		tally_chart(b, "drops-chart", "documents dropped, by verdict",
+		    "documents", &all, NULL, all.n);
+	puts_b(b, "<table class=\"drops\">\n<tr><th>shard</th>"
+	    "<th>documents</th><th>kept</th>");
+	for (k = 0; k < all.n; k++) {
+		puts_b(b, "<th>");
+		text(b, all.name[k]);
+		puts_b(b, "</th>");
+	}
+	puts_b(b, "</tr>\n");
+	for (i = 0; i < rp->nshards; i++) {
+		report_row(&rp->shards[i], &r);
+		puts_b(b, "<tr><td>");
+		text(b, rp->shards[i].name);
+		puts_b(b, "</td><td class=\"n\">");
+		putu(b, r.documents);
+		puts_b(b, "</td><td class=\"n\">");
+		putu(b, r.kept);
+		puts_b(b, "</td>");
+		for (k = 0; k < all.n; k++) {
+			puts_b(b, "<td class=\"n\">");
+			putu(b, stats_tally_get(&per[i], all.name[k]));
+			puts_b(b, "</td>");
+		}
+		puts_b(b, "</tr>\n");
+		stats_tally_free(&per[i]);
+	}
+	puts_b(b, "</table>\n</section>\n");
+	free(per);
+	stats_tally_free(&all);
+}
+
+#define LANG_BARS	30	/* the most frequent languages drawn */
+
+static const struct stats_tally *sort_langs;
+
+static int
+by_count(const void *x, const void *y)
+{
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	const uint64_t *c = sort_langs->count;
+
+	if (c[i] != c[j])
+		return c[i] > c[j] ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+static void
+languages_section(struct pskd_buf *b, const struct report *rp)
+{
+	const struct stats *d = &rp->all[STATS_DOCUMENTS];
+	size_t *order, i, n = d->langs.n;
+	char note[200];
+
+	section(b, "languages", "Languages", "The documents of each language "
+	    "(the language member pskd-lid adds), the most frequent first, "
+	    "and the distribution of its score, in bins of 0.01.");
+	order = pskd_xcalloc(n ? n : 1, sizeof(*order));
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	sort_langs = &d->langs;
+	qsort(order, n, sizeof(*order), by_count);
+	snprintf(note, sizeof(note), "%zu languages in %llu of %llu "
+	    "documents%s.", n, (unsigned long long)stats_tally_sum(&d->langs),
+	    (unsigned long long)d->n, n > LANG_BARS ? "; the 30 most frequent "
+	    "are drawn" : "");
+	para(b, "figures", note);
+	if (n > 0)
+		tally_chart(b, "languages-chart", "documents by language",
+		    "documents", &d->langs, order, n < LANG_BARS ? n :
+		    LANG_BARS);
+	if (d->lscore.count > 0)
+		histogram(b, "scores-chart", "documents by language score",
+		    "documents", &d->lscore);
+	puts_b(b, "</section>\n");
+	free(order);
+}
+
 static void
 lengths_section(struct pskd_buf *b, const struct report *rp)
 {
@@ -362,7 +489,12 @@ report_html(struct pskd_buf *b, const struct report *rp)
 	putu(b, t.tokens);
 	puts_b(b, " tokens.</p>\n");
 	documents_section(b, rp);
+	if (report_has_drops(rp))
+		drops_section(b, rp);
 	estimates_section(b, rp);
+	if (rp->has_all[STATS_DOCUMENTS] && (rp->all[STATS_DOCUMENTS].langs.n >
+	    0 || rp->all[STATS_DOCUMENTS].lscore.count > 0))
+		languages_section(b, rp);
 	lengths_section(b, rp);
 	tokens_section(b, rp);
 	window_section(b, rp);
@@ -447,6 +579,9 @@ report_json(struct pskd_buf *b, const struct report *rp)
 {
 	struct report_row r;
 	struct stats_dist d;
+	struct stats_tally t;
+	const struct stats *docs = &rp->all[STATS_DOCUMENTS];
+	int drops = report_has_drops(rp);
 	size_t i;
 
 	puts_b(b, "{\"pskd_report\":1");
@@ -462,12 +597,22 @@ report_json(struct pskd_buf *b, const struct report *rp)
 		jstr(b, "status", sh->status, 0);
 		report_row(sh, &r);
 		jrow(b, &r);
+		if (drops) {
+			/* The stages' verdicts: what they dropped, by name. */
+			jnum(b, "dropped", r.dropped, 0);
+			jkey(b, "drops", 0);
+			report_drops(sh, &t);
+			stats_tally_json(b, &t);
+			stats_tally_free(&t);
+		}
 		puts_b(b, "}");
 	}
 	puts_b(b, "],\"totals\":{");
 	report_totals(rp, &r);
 	jnum(b, "shards", rp->nshards, 1);
 	jrow(b, &r);
+	if (drops)
+		jnum(b, "dropped", r.dropped, 0);
 	puts_b(b, "},\"others\":[");
 	for (i = 0; i < rp->nothers; i++) {
 		puts_b(b, i ? ",{" : "{");
@@ -489,6 +634,13 @@ report_json(struct pskd_buf *b, const struct report *rp)
 		stats_dist_json(b, &d);
 	} else {
 		puts_b(b, "null");
+	}
+	if (rp->has_all[STATS_DOCUMENTS] && (docs->langs.n > 0 ||
+	    docs->lscore.count > 0)) {
+		jkey(b, "languages", 0);
+		stats_tally_json(b, &docs->langs);
+		jkey(b, "language_score", 0);
+		stats_dist_json(b, &docs->lscore);
 	}
 	jwindow(b, rp);
 	puts_b(b, "}\n");

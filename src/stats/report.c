@@ -11,24 +11,32 @@
 
 #include "pskd.h"
 #include "get/manifest.h"
-#include "stats/jv.h"
 #include "stats/report.h"
 
 /* A member of the manifest's extra ones that is a whole number. */
 static uint64_t
-extra_u64(const struct jv *extra, const char *key)
+extra_u64(const struct pskd_json_field *f)
 {
 	uint64_t v;
+	char *t;
+	int rc;
 
-	return jv_u64(jv_member(extra, key), &v) == 0 ? v : REPORT_NONE;
+	if (f->kind != PSKD_JSON_NUMBER)
+		return REPORT_NONE;
+	t = pskd_xstrndup((const char *)f->raw, f->rawlen);
+	rc = pskd_strtonum(t, 0, UINT64_MAX, 0, &v);
+	free(t);
+	return rc == 0 ? v : REPORT_NONE;
 }
 
 static void
 load_shard(struct report_shard *sh, const struct pskd_shard *ms,
     const char *path)
 {
+	struct pskd_json_field f[2] = {
+		{ .name = "documents" }, { .name = "unique_documents" }
+	};
 	struct pskd_buf t = { NULL, 0, 0 };
-	struct jv extra;
 	char err[200];
 	size_t off;
 
@@ -42,12 +50,13 @@ load_shard(struct report_shard *sh, const struct pskd_shard *ms,
 	if (ms->extra.len > 2)
 		pskd_buf_add(&t, ms->extra.p + 2, ms->extra.len - 2);
 	pskd_buf_addc(&t, '}');
-	if (jv_parse(&extra, t.p, t.len, err, sizeof(err), &off) == -1)
+	if (pskd_json_fields(t.p, t.len, f, 2, err, sizeof(err), &off) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s: shard %s: %s", path, ms->file,
 		    err);
-	sh->mdocs = extra_u64(&extra, "documents");
-	sh->muniq = extra_u64(&extra, "unique_documents");
-	jv_free(&extra);
+	sh->mdocs = extra_u64(&f[0]);
+	sh->muniq = extra_u64(&f[1]);
+	pskd_buf_free(&f[0].value);
+	pskd_buf_free(&f[1].value);
 	pskd_buf_free(&t);
 }
 
@@ -60,7 +69,7 @@ report_load_manifest(struct report *rp, const char *path)
 	uint64_t line;
 	size_t i;
 
-	if (pskd_file_slurp(path, &b) == -1)
+	if (pskd_slurp(path, 0, &b) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
 	pskd_manifest_init(&m);
 	if (pskd_manifest_parse(&m, b.p, b.len, err, sizeof(err), &line) == -1)
@@ -85,6 +94,23 @@ find_shard(struct report *rp, const char *label)
 	for (i = 0; i < rp->nshards; i++)
 		if (strcmp(rp->shards[i].name, label) == 0 ||
 		    strcmp(rp->shards[i].file, label) == 0)
+			return &rp->shards[i];
+	return NULL;
+}
+
+/* The shard of a label "SHARD.STAGE", SHARD a shard's name, or NULL. */
+static struct report_shard *
+find_stage(struct report *rp, const char *label)
+{
+	const char *dot = label ? strchr(label, '.') : NULL;
+	size_t i, n;
+
+	if (dot == NULL || !stats_verdict_word(dot + 1, strlen(dot + 1)))
+		return NULL;
+	n = (size_t)(dot - label);
+	for (i = 0; i < rp->nshards; i++)
+		if (strlen(rp->shards[i].name) == n &&
+		    memcmp(rp->shards[i].name, label, n) == 0)
 			return &rp->shards[i];
 	return NULL;
 }
@@ -115,6 +141,11 @@ place(struct report *rp, struct stats *s, const char *fallback,
 	size_t i;
 	int has = 1;
 
+	if (sh == NULL && s->kind == STATS_VERDICTS &&
+	    (sh = find_stage(rp, s->label)) != NULL) {
+		gather(&sh->stages, &sh->has_stages, s, where);
+		return;
+	}
 	if (sh != NULL) {
 		gather(&sh->obj[s->kind], &sh->has[s->kind], s, where);
 		return;
@@ -202,7 +233,7 @@ report_load_dir(struct report *rp, const char *dir)
 void
 report_load_window(struct report *rp, const char *path)
 {
-	if (pskd_file_slurp(path, &rp->window) == -1)
+	if (pskd_slurp(path, 0, &rp->window) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
 	rp->has_window = 1;
 }
@@ -223,19 +254,11 @@ report_merge_all(struct report *rp)
 				continue;
 			if (!any && rp->others[i].s.kind != k)
 				continue;
-			copy = any ? rp->shards[i].obj[k] : rp->others[i].s;
+			/* A deep copy: the shard keeps its own. */
+			stats_copy(&copy, any ? &rp->shards[i].obj[k] :
+			    &rp->others[i].s);
 			snprintf(where, sizeof(where), "%s",
 			    any ? rp->shards[i].name : rp->others[i].label);
-			/* A deep copy: the shard keeps its own. */
-			copy.label = NULL;
-			copy.type = copy.type ? pskd_xstrdup(copy.type) : NULL;
-			if (copy.ids != NULL) {
-				copy.ids = pskd_xreallocarray(NULL,
-				    (size_t)copy.vocab, sizeof(*copy.ids));
-				memcpy(copy.ids, any ? rp->shards[i].obj[k].ids :
-				    rp->others[i].s.ids, (size_t)copy.vocab *
-				    sizeof(*copy.ids));
-			}
 			gather(&rp->all[k], &rp->has_all[k], &copy, where);
 		}
 	}
@@ -249,8 +272,12 @@ report_row(const struct report_shard *sh, struct report_row *r)
 	r->documents = r->kept = r->neardup = r->empty = REPORT_NONE;
 	r->rejected = REPORT_NONE;
 	r->tokens = r->windows = REPORT_NONE;
+	r->dropped = REPORT_NONE;
+	if (sh->has_stages)
+		r->dropped = sh->stages.n - sh->stages.keep - sh->stages.empty;
 	if (sh->has[STATS_VERDICTS]) {
-		r->documents = v->n;
+		/* Those the stages dropped never reached deduplication. */
+		r->documents = v->n + (sh->has_stages ? r->dropped : 0);
 		r->kept = v->keep + v->empty;
 		r->neardup = v->neardup;
 		r->empty = v->empty;
@@ -284,6 +311,7 @@ report_totals(const struct report *rp, struct report_row *t)
 	t->documents = t->kept = t->neardup = t->empty = REPORT_NONE;
 	t->rejected = REPORT_NONE;
 	t->tokens = t->windows = REPORT_NONE;
+	t->dropped = REPORT_NONE;
 	for (i = 0; i < rp->nshards; i++) {
 		report_row(&rp->shards[i], &r);
 		add(&t->documents, r.documents);
@@ -293,5 +321,44 @@ report_totals(const struct report *rp, struct report_row *t)
 		add(&t->rejected, r.rejected);
 		add(&t->tokens, r.tokens);
 		add(&t->windows, r.windows);
+		add(&t->dropped, r.dropped);
 	}
+}
+
+static void
+tally_n(struct stats_tally *t, const char *name, uint64_t n)
+{
+	if (n > 0)
+		(void)stats_tally_add(t, (const unsigned char *)name,
+		    strlen(name), n);
+}
+
+void
+report_drops(const struct report_shard *sh, struct stats_tally *t)
+{
+	const struct stats *v = &sh->obj[STATS_VERDICTS];
+
+	memset(t, 0, sizeof(*t));
+	if (sh->has_stages) {
+		(void)stats_tally_merge(t, &sh->stages.drops);
+		tally_n(t, "near_duplicate", sh->stages.neardup);
+		tally_n(t, "rejected", sh->stages.rejected);
+	}
+	if (sh->has[STATS_VERDICTS]) {
+		(void)stats_tally_merge(t, &v->drops);
+		tally_n(t, "near_duplicate", v->neardup);
+		tally_n(t, "rejected", v->rejected);
+	}
+}
+
+int
+report_has_drops(const struct report *rp)
+{
+	size_t i;
+
+	for (i = 0; i < rp->nshards; i++)
+		if (rp->shards[i].has_stages ||
+		    rp->shards[i].obj[STATS_VERDICTS].drops.n > 0)
+			return 1;
+	return 0;
 }

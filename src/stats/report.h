@@ -24,6 +24,13 @@ struct report_shard {
 	uint64_t	 muniq;		/* and "unique_documents" */
 	struct stats	 obj[STATS_NKINDS];
 	int		 has[STATS_NKINDS];
+	/*
+	 * The verdicts of the document stages before deduplication, the
+	 * objects labelled SHARD.STAGE, merged: their drops add up (each
+	 * document is dropped once), their keeps do not.
+	 */
+	struct stats	 stages;
+	int		 has_stages;
 };
 
 /* Objects labelled with no shard, one per label and kind. */
@@ -49,6 +56,7 @@ struct report {
 struct report_row {
 	uint64_t	 documents, kept, neardup, empty, rejected;
 	uint64_t	 tokens, windows;
+	uint64_t	 dropped;	/* by the stages before dedup */
 };
 
 /* These exit 1 with a message on a bad input. */
@@ -60,6 +68,13 @@ void	report_merge_all(struct report *rp);
 void	report_row(const struct report_shard *sh, struct report_row *r);
 /* The sum of the known numbers of every shard (REPORT_NONE: none). */
 void	report_totals(const struct report *rp, struct report_row *r);
+/*
+ * The documents a shard's verdicts dropped, by verdict, every stage's:
+ * near_duplicate and rejected among the others.  Into t (empty).
+ */
+void	report_drops(const struct report_shard *sh, struct stats_tally *t);
+/* Whether any shard has verdicts of a stage, or drops other than dedup's. */
+int	report_has_drops(const struct report *rp);
 void	report_html(struct pskd_buf *b, const struct report *rp);
 void	report_json(struct pskd_buf *b, const struct report *rp);
 

@@ -1,12 +1,14 @@
 /*
  * sniff.c - what kind of stream an input is, from its first bytes: the
  * magic of a frame stream or a .psk.d, a pskd-stats object, a JSON object
- * (documents), or a verdict line; and progress while it is read.
+ * (documents), or a verdict line (any verdict word in its second field);
+ * and progress while it is read.
  */
 #include <string.h>
 
 #include "pskd.h"
 #include "stats/collect.h"
+#include "stats/stats.h"
 
 #define STATS_PREFIX	"{\"pskd_stats\":"
 #define FIRST_LINE	(128u << 10)	/* the longest id is 64 KiB */
@@ -30,14 +32,11 @@ collect_kind_parse(const char *name, enum collect_kind *k)
 	return -1;
 }
 
+/* A first line whose second field is a verdict (pskd-verdicts(5)). */
 static int
 verdict_line(const unsigned char *p, size_t n)
 {
-	static const char *const v[] = {
-		"keep", "empty", "near_duplicate", "rejected"
-	};
 	const unsigned char *nl = memchr(p, '\n', n), *tab, *end;
-	size_t i, len;
 
 	if (nl != NULL)
 		n = (size_t)(nl - p);
@@ -45,11 +44,8 @@ verdict_line(const unsigned char *p, size_t n)
 		return 0;
 	tab++;
 	end = memchr(tab, '\t', n - (size_t)(tab - p));
-	len = (size_t)((end ? end : p + n) - tab);
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		if (len == strlen(v[i]) && memcmp(tab, v[i], len) == 0)
-			return 1;
-	return 0;
+	return stats_verdict_word((const char *)tab, (size_t)((end ? end :
+	    p + n) - tab));
 }
 
 enum collect_kind

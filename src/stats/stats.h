@@ -74,6 +74,37 @@ void	stats_dist_json(struct pskd_buf *b, const struct stats_dist *d);
 int	stats_dist_parse(struct stats_dist *d, const struct jv *v,
 	    enum stats_scale scale, char *err, size_t errsize);
 
+/*
+ * Counts by name, in the order of the names' bytes: the verdicts that
+ * dropped documents, the languages of documents.  At most
+ * STATS_NAMES_MAX names of at most STATS_NAME_MAX bytes each.
+ */
+#define STATS_NAMES_MAX	10000
+#define STATS_NAME_MAX	255
+
+struct stats_tally {
+	size_t		 n;
+	char		**name;
+	uint64_t	*count;
+};
+
+/* Add k to name's count: 0, or -1 for one name too many or too long. */
+int	stats_tally_add(struct stats_tally *t, const unsigned char *name,
+	    size_t len, uint64_t k);
+int	stats_tally_merge(struct stats_tally *t, const struct stats_tally *s);
+/* The count of name (0: none). */
+uint64_t stats_tally_get(const struct stats_tally *t, const char *name);
+void	stats_tally_copy(struct stats_tally *to, const struct stats_tally *from);
+uint64_t stats_tally_sum(const struct stats_tally *t);
+void	stats_tally_free(struct stats_tally *t);
+/* {"name":count,...} to b. */
+void	stats_tally_json(struct pskd_buf *b, const struct stats_tally *t);
+/* Read it back (v NULL: none); ok() judges each name.  -1 with err. */
+int	stats_tally_parse(struct stats_tally *t, const struct jv *v,
+	    int (*ok)(const char *, size_t), char *err, size_t errsize);
+/* A verdict's name: letters, digits, underscores and dots (1 or more). */
+int	stats_verdict_word(const char *s, size_t n);
+
 /* The kinds of stream, and of object. */
 enum stats_kind {
 	STATS_DOCUMENTS,
@@ -101,10 +132,14 @@ struct stats {
 
 	/* documents: the text's bytes and characters */
 	struct stats_dist text_bytes, text_chars;
+	/* and the language members (pskd-lid's): names, scores */
+	struct stats_tally langs;
+	struct stats_dist lscore;	/* ten-thousandths */
 
 	/* verdicts */
 	uint64_t	 keep, empty, neardup, rejected;
 	struct stats_dist est;		/* ten-thousandths */
+	struct stats_tally drops;	/* every other verdict, by name */
 
 	/* frames (shingles, signatures): the stream's parameters */
 	uint32_t	 unit, width, norm, k, family;
@@ -134,6 +169,8 @@ struct stats {
 
 void	stats_init(struct stats *s, enum stats_kind kind);
 void	stats_free(struct stats *s);
+/* A deep copy of from, with no label. */
+void	stats_copy(struct stats *to, const struct stats *from);
 void	stats_set_label(struct stats *s, const char *label);
 /* Give a tokens object its id counts (vocab must be set). */
 void	stats_want_ids(struct stats *s);

@@ -5,7 +5,10 @@
 #   the same pipe, both ends on one core (taskset -c 0), on two cores, and
 #   read from the file (goal: >= 0.8 of cat);
 #   1 GB of JSON Lines against pskd-shingle reading it (goal: >= 0.5 of
-#   pskd-shingle's rate).
+#   pskd-shingle's rate);
+#   one document of PSKD_BENCH_DOC_MB (default 512) MiB, read as it
+#   passes, against the same bytes cut into documents of a few KB (the
+#   JSON Lines rate), and its peak RSS (pskd-stats(1): a few MiB).
 # Ratios are throughput pskd-stats / anchor (time of the anchor over time
 # of pskd-stats, medians of hyperfine), and the same with CPU time (user
 # and system of the whole command), steadier on a shared machine.  PSKD_BENCH_TOKENS (default
@@ -101,4 +104,38 @@ print("JSON Lines: pskd-stats %.0f MB/s, pskd-shingle %.0f MB/s; ratio %.2f "
           db / med("pskd-shingle jsonl") / 1e6,
           med("pskd-shingle jsonl") / med("pskd-stats jsonl"),
           cpu("pskd-shingle jsonl") / cpu("pskd-stats jsonl")))
+PY
+
+# One long document: the streaming reader's rate and its memory.
+dmb=${PSKD_BENCH_DOC_MB:-512}
+one=$d/one-$dmb.jsonl
+if [ ! -f "$one" ]; then
+	$py - "$one" "$dmb" <<'PY'
+import sys
+path, mb = sys.argv[1], int(sys.argv[2])
+unit = "the text of one document \\n with d\u00e9j\u00e0 vu ".encode() * 64
+with open(path + ".tmp", "wb") as f:
+    f.write(b'{"id": 1, "language": "en", "text": "')
+    for _ in range((mb << 20) // len(unit)):
+        f.write(unit)
+    f.write(b'"}\n')
+PY
+	mv "$one.tmp" "$one"
+fi
+cat "$one" > /dev/null
+json1=$d/hyperfine-one.json
+hyperfine --style basic --runs 3 --warmup 1 --export-json "$json1" \
+    -n "one document" "pskd-stats $one > /dev/null"
+/usr/bin/time -f %M -o "$d/rss" pskd-stats "$one" > /dev/null
+$py - "$json1" "$json" "$one" "$docs" "$d/rss" <<'PY'
+import json, os, sys
+one = json.load(open(sys.argv[1]))["results"][0]["median"]
+many = {x["command"]: x for x in json.load(open(sys.argv[2]))["results"]}
+many = many["pskd-stats jsonl"]["median"]
+ob, db = os.path.getsize(sys.argv[3]), os.path.getsize(sys.argv[4])
+rss = int(open(sys.argv[5]).read().split()[-1]) / 1024
+print("one document of %d MiB: pskd-stats %.0f MB/s, against %.0f MB/s on "
+      "documents of a few KB; ratio %.2f; peak RSS %.1f MiB (%.3f of the "
+      "document)" % (ob >> 20, ob / one / 1e6, db / many / 1e6,
+                     (ob / one) / (db / many), rss, rss / (ob / 2**20)))
 PY

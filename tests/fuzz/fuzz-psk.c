@@ -2,7 +2,8 @@
  * fuzz-psk.c - the .psk.d header and type parsers, and the sample text
  * parser, on arbitrary bytes.  A parsed header must describe a layout
  * whose sizes are consistent; a parsed text sample must format back to
- * text that parses to the same bytes.
+ * text that parses to the same bytes, and so must any bytes taken as a
+ * sample (the text form loses no bit, NaN payloads included).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -54,6 +55,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			pskd_sample_format(&b, &t, s);
 			if (pskd_sample_parse(&t, b.p, b.len, s2, &e) != 0 ||
 			    memcmp(s, s2, (size_t)t.sample_size) != 0)
+				abort();
+		}
+		/*
+		 * The bytes after the line as a sample: any bits whose
+		 * indices are in bound (every real, NaNs with their payloads)
+		 * come back from their text.
+		 */
+		b.len = 0;
+		if (len >= t.sample_size && pskd_sample_check(&t, text, &e) ==
+		    0) {
+			pskd_sample_format(&b, &t, text);
+			if (pskd_sample_parse(&t, b.p, b.len, s2, &e) != 0 ||
+			    memcmp(text, s2, (size_t)t.sample_size) != 0)
 				abort();
 		}
 		pskd_buf_free(&b);
