@@ -92,12 +92,6 @@ pskd_pipe_grow(int fd)
 #endif
 }
 
-int
-pskd_isatty(int fd)
-{
-	return isatty(fd);
-}
-
 void
 pskd_refuse_tty(int fd, const char *name)
 {

@@ -225,8 +225,6 @@ int	pskd_write_all(int fd, const void *p, size_t n);
 int	pskd_slurp(const char *path, size_t max, struct pskd_buf *b);
 /* Enlarge fd's pipe buffer (F_SETPIPE_SZ) when fd is a pipe; else nothing. */
 void	pskd_pipe_grow(int fd);
-/* Is fd a terminal? (Binary streams refuse to go to one.) */
-int	pskd_isatty(int fd);
 /* Exit 1 with "prog: <stdout>: refusing to write binary data to a terminal". */
 void	pskd_refuse_tty(int fd, const char *name);
 
