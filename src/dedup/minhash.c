@@ -54,7 +54,8 @@ pskd_minhash_init(struct pskd_minhash *mh, uint32_t k, uint32_t family,
 	mh->k = k;
 	mh->family = family;
 	mh->seed = seed;
-	mh->simd = 2;
+	mh->simd = pskd_simd() >= PSKD_SIMD_AVX512 ? 2 :
+	    pskd_simd() >= PSKD_SIMD_AVX2 ? 1 : 0;
 	mh->seeds = pskd_xreallocarray(NULL, k, sizeof(*mh->seeds));
 	mh->seedmix = pskd_xreallocarray(NULL, k, sizeof(*mh->seedmix));
 	for (i = 0; i < k; i++) {
@@ -80,9 +81,9 @@ int
 pskd_minhash_have_avx2(void)
 {
 #ifdef HAVE_X86
-	if (__builtin_cpu_supports("avx512f"))
+	if (pskd_simd_cpu() >= PSKD_SIMD_AVX512)
 		return 2;
-	return __builtin_cpu_supports("avx2") ? 1 : 0;
+	return pskd_simd_cpu() >= PSKD_SIMD_AVX2 ? 1 : 0;
 #else
 	return 0;
 #endif
@@ -211,7 +212,7 @@ classic_mixed(const struct pskd_minhash *mh, const uint32_t *xm, size_t n,
 	size_t j;
 
 #ifdef HAVE_X86
-	if (mh->simd >= 2 && __builtin_cpu_supports("avx512f"))
+	if (mh->simd >= 2 && pskd_simd_cpu() >= PSKD_SIMD_AVX512)
 		i = classic_avx512(mh->seedmix, mh->k, xm, n, sig);
 	if (mh->simd >= 1 && pskd_minhash_have_avx2())
 		i = classic_avx2(mh->seedmix, i, mh->k, xm, n, sig);
@@ -345,8 +346,7 @@ pskd_minhash_oph(const struct pskd_minhash *mh, const uint64_t *x, size_t n,
 static int
 scan_avx512(const struct pskd_minhash *mh)
 {
-	return mh->simd >= 2 && __builtin_cpu_supports("avx512f") &&
-	    __builtin_cpu_supports("avx512dq");
+	return mh->simd >= 2 && pskd_simd_cpu() >= PSKD_SIMD_AVX512;
 }
 
 /*

@@ -21,11 +21,11 @@ pskd_norm_init(struct pskd_norm *nm, unsigned flags)
 	nm->memo = pskd_xcalloc((size_t)1 << PSKD_NORM_MEMO_BITS,
 	    sizeof(*nm->memo));
 #if defined(__x86_64__) && defined(__GNUC__)
-	nm->avx2 = pskd_simd() && __builtin_cpu_supports("avx2") ? 1 : 0;
+	nm->avx2 = pskd_simd() >= PSKD_SIMD_AVX2;
 #else
 	nm->avx2 = 0;
 #endif
-	nm->sse2 = pskd_simd();
+	nm->sse2 = pskd_simd() >= PSKD_SIMD_SSE2;
 	for (c = 0; c < 128; c++) {
 		nm->ascii[c] = (unsigned char)c;
 		if (c < 0x20 || c == 0x7f || c == ' ')

@@ -375,8 +375,7 @@ pskd_shingler_init(struct pskd_shingler *sh, uint32_t unit, uint32_t n,
 		sh->pos = pskd_xreallocarray(NULL, BLOCK + (size_t)n + 1,
 		    sizeof(*sh->pos));
 #ifdef HAVE_DEAL512
-	sh->avx512 = pskd_simd() && __builtin_cpu_supports("avx512f") &&
-	    __builtin_cpu_supports("avx512vl");
+	sh->avx512 = pskd_simd() >= PSKD_SIMD_AVX512;
 #endif
 }
 
