@@ -603,6 +603,18 @@ norm_avx2(const struct pskd_norm *nm, struct norm_out *out,
 }
 #endif
 
+/*
+ * Whether the text and separators so far pass nm->max even without the
+ * space after the last word (one byte, one separator), which the end
+ * takes back: only then is the whole sure to pass it, so every level
+ * stops on the same texts, wherever its chunks end.
+ */
+static inline int
+over(const struct pskd_norm *nm, const struct norm_out *o)
+{
+	return nm->max != 0 && o->l + 4 * o->ns > nm->max + 5;
+}
+
 int
 pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
     const unsigned char *s, size_t n, int words, struct pskd_buf *seps)
@@ -649,7 +661,7 @@ pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 				room(&o, out, start, seps, n - i + 128);
 				i += norm_two(nm, &o, s + i, n - i, collapse);
 			}
-			if (nm->max != 0 && o.l + 4 * o.ns > nm->max)
+			if (over(nm, &o))
 				break;
 			continue;
 		}
@@ -665,7 +677,7 @@ pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 			i += norm_multi(nm, &o, s + i, n - i, collapse);
 			room(&o, out, start, seps, n - i);
 		}
-		if (nm->max != 0 && o.l + 4 * o.ns > nm->max)
+		if (over(nm, &o))
 			break;
 	}
 	if (collapse && o.l > 0 && o.q[o.l - 1] == ' ') {
