@@ -172,7 +172,10 @@ if [ ! -s multi.jsonl ]; then
 fi
 mbytes=$(wc -c < multi.jsonl)
 mdocs=$(wc -l < multi.jsonl)
-echo "multilingual corpus: $mbytes bytes, $mdocs documents ($(grep -m1 -o -w -E 'avx512bw|avx2' /proc/cpuinfo | head -1) machine)"
+widest=portable
+grep -q -w avx2 /proc/cpuinfo 2> /dev/null && widest=avx2
+grep -q -w avx512bw /proc/cpuinfo 2> /dev/null && widest=avx512
+echo "multilingual corpus: $mbytes bytes, $mdocs documents (this machine: $widest)"
 if command -v taskset > /dev/null 2>&1; then
 	for l in portable sse2 avx2 avx512; do
 		PSKD_SIMD=$l
