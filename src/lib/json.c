@@ -175,11 +175,14 @@ run32(const unsigned char *p, size_t i, size_t n, struct pskd_buf *out)
 			i += 32, l += 32;
 			continue;
 		}
-		x = _mm256_sub_epi8(v, c2);
-		lead = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
-		    _mm256_min_epu8(x, d1d), x));
-		cont = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
-		    _mm256_and_si256(v, xc0), x80));
+		lead = cont = 0;
+		if (hi != 0) {
+			x = _mm256_sub_epi8(v, c2);
+			lead = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+			    _mm256_min_epu8(x, d1d), x));
+			cont = (uint32_t)_mm256_movemask_epi8(
+			    _mm256_cmpeq_epi8(_mm256_and_si256(v, xc0), x80));
+		}
 		bad = sp | (hi & ~lead & ~cont) | (cont ^ lead << 1);
 		t = (size_t)__builtin_ctzll(bad | (uint64_t)1 << 32);
 		if (t > 0 && (lead >> (t - 1) & 1))
