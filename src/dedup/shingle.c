@@ -213,6 +213,19 @@ hash33to64(const unsigned char *p, size_t len)
 #define HAVE_DEAL512	1
 
 /*
+ * The lengths of the eight word n-grams from sv[0] on (w words each) and,
+ * in *a, their starts: one past the separator before each.
+ */
+__attribute__((target("avx2"))) static inline __m256i
+spans8(const uint32_t *sv, size_t w, __m256i *a)
+{
+	*a = _mm256_add_epi32(_mm256_loadu_si256((const void *)(sv - 1)),
+	    _mm256_set1_epi32(1));
+	return _mm256_sub_epi32(_mm256_loadu_si256((const void *)
+	    (sv + w - 1)), *a);
+}
+
+/*
  * The dealing loop of shingles() for word n-grams, eight at a time: the
  * n-grams' starts and lengths from two loads of the separators, and each
  * class's share packed to the front of a vector (a compress) and stored
@@ -224,7 +237,6 @@ __attribute__((target("avx512f,avx512vl,popcnt"))) static size_t
 deal512(const uint32_t *sv, size_t nh, size_t w, uint64_t *c0, uint64_t *c1,
     uint64_t *c2, size_t *n1, size_t *n2)
 {
-	const __m256i one = _mm256_set1_epi32(1);
 	const __m256i m17 = _mm256_set1_epi32(17), m33 = _mm256_set1_epi32(33);
 	const __m256i k16 = _mm256_set1_epi32(16), k32 = _mm256_set1_epi32(32);
 	__m256i a, len;
@@ -233,10 +245,7 @@ deal512(const uint32_t *sv, size_t nh, size_t w, uint64_t *c0, uint64_t *c1,
 	size_t i, j0 = 0, j1 = 0, j2 = 0;
 
 	for (i = 0; i + 8 <= nh; i += 8) {
-		a = _mm256_add_epi32(_mm256_loadu_si256((const void *)
-		    (sv + i - 1)), one);
-		len = _mm256_sub_epi32(_mm256_loadu_si256((const void *)
-		    (sv + i + w - 1)), a);
+		len = spans8(sv + i, w, &a);
 		x = _mm512_or_si512(_mm512_slli_epi64(_mm512_cvtepu32_epi64(a),
 		    32), _mm512_cvtepu32_epi64(len));
 		s1 = _mm256_cmplt_epu32_mask(_mm256_sub_epi32(len, m17), k16);
@@ -298,7 +307,6 @@ __attribute__((target("avx2,popcnt"))) static size_t
 deal256(const uint32_t *sv, size_t nh, size_t w, uint64_t *c0, uint64_t *c1,
     uint64_t *c2, size_t *n1, size_t *n2)
 {
-	const __m256i one = _mm256_set1_epi32(1);
 	const __m256i m17 = _mm256_set1_epi32(17), m33 = _mm256_set1_epi32(33);
 	const __m256i k15 = _mm256_set1_epi32(15), k31 = _mm256_set1_epi32(31);
 	__m256i a, len, t, s1, s2, xl, xh;
@@ -306,10 +314,7 @@ deal256(const uint32_t *sv, size_t nh, size_t w, uint64_t *c0, uint64_t *c1,
 	size_t i, j0 = 0, j1 = 0, j2 = 0;
 
 	for (i = 0; i + 8 <= nh; i += 8) {
-		a = _mm256_add_epi32(_mm256_loadu_si256((const void *)
-		    (sv + i - 1)), one);
-		len = _mm256_sub_epi32(_mm256_loadu_si256((const void *)
-		    (sv + i + w - 1)), a);
+		len = spans8(sv + i, w, &a);
 		t = _mm256_sub_epi32(len, m17);
 		s1 = _mm256_cmpeq_epi32(_mm256_min_epu32(t, k15), t);
 		t = _mm256_sub_epi32(len, m33);
