@@ -264,7 +264,7 @@ avx2(void)
 	static int v = -1;
 
 	if (v == -1)
-		v = pskd_simd() && __builtin_cpu_supports("avx2");
+		v = pskd_simd() >= PSKD_SIMD_AVX2;
 	return v;
 }
 #endif

@@ -379,7 +379,7 @@ collect_psk(struct pskd_reader *r, struct stats *s,
 	if (got != COLLECT_TOKENS)
 		s->type = pskd_type_format(t, NULL, 0);
 #ifdef HAVE_AVX2
-	wk.avx2 = pskd_simd() && __builtin_cpu_supports("avx2");
+	wk.avx2 = pskd_simd() >= PSKD_SIMD_AVX2;
 #endif
 	if (got != COLLECT_SAMPLES) {
 		wk.leaf = &t->leaves[0];
