@@ -1,0 +1,419 @@
+/*
+ * pack.c - rows of whole documents (see pack.h and pskd-window(1), whose
+ * PACKING section is the specification).
+ *
+ * --align bos keeps the document in progress in a stage of one row: it
+ * goes into the row when it ends (or the row is padded first, when it
+ * does not fit), and when it outgrows the stage it is a long document,
+ * written in rows of its own that overlap by one token.
+ *
+ * --pack best-fit keeps up to N documents, each with at most a row of its
+ * tokens (a longer one is never used past its first row: only a crop
+ * takes from it), in a treap ordered by (length, arrival), so that the
+ * longest that fits (the earliest of that length) and the shortest (the
+ * earliest of that length) are each a walk from the root.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pskd.h"
+#include "batch/pack.h"
+#include "batch/perm.h"
+
+struct pack_slot {
+	uint64_t	 len;		/* tokens of the document */
+	uint64_t	 seq;		/* its arrival */
+	uint64_t	 prio;		/* the treap's heap order */
+	uint32_t	 l, r;
+	unsigned char	*tok;		/* its first min(len, R) tokens */
+	uint64_t	 cap;		/* tokens tok has room for */
+};
+
+void
+pack_put(unsigned char *p, unsigned w, uint64_t v)
+{
+	switch (w) {
+	case 1: p[0] = (unsigned char)v; break;
+	case 2: pskd_put_le16(p, (uint16_t)v); break;
+	case 4: pskd_put_le32(p, (uint32_t)v); break;
+	default: pskd_put_le64(p, v); break;
+	}
+}
+
+void
+pack_init(struct pack *k, enum pack_mode mode, uint64_t R, unsigned w,
+    size_t nbuf, uint64_t pad, void (*emit)(void *, const struct pack_row *),
+    void *arg)
+{
+	size_t i;
+
+	memset(k, 0, sizeof(*k));
+	k->mode = mode;
+	k->R = R;
+	k->w = w;
+	k->nbuf = nbuf;
+	k->emit = emit;
+	k->arg = arg;
+	if (w > 0) {
+		pack_put(k->pad, w, pad);
+		k->row = pskd_xreallocarray(NULL, (size_t)R, w);
+	}
+	k->len = pskd_xreallocarray(NULL, (size_t)R, sizeof(*k->len));
+	if (mode == PACK_ALIGN) {
+		if (w > 0)
+			k->stage = pskd_xreallocarray(NULL, (size_t)R, w);
+		return;
+	}
+	k->slot = pskd_xcalloc(nbuf + 2, sizeof(*k->slot));
+	k->free = pskd_xreallocarray(NULL, nbuf + 1, sizeof(*k->free));
+	for (i = 0; i <= nbuf; i++)
+		k->free[i] = (uint32_t)(nbuf + 1 - i);
+	k->nfree = nbuf + 1;
+}
+
+void
+pack_free(struct pack *k)
+{
+	size_t i;
+
+	if (k->slot != NULL)
+		for (i = 0; i < k->nbuf + 2; i++)
+			free(k->slot[i].tok);
+	free(k->slot);
+	free(k->free);
+	free(k->stage);
+	free(k->row);
+	free(k->len);
+	memset(k, 0, sizeof(*k));
+}
+
+/* ---- rows ----------------------------------------------------------- */
+
+static void
+add_piece(struct pack *k, const unsigned char *tok, uint64_t n)
+{
+	if (k->w > 0)
+		memcpy(k->row + k->p * k->w, tok, (size_t)(n * k->w));
+	k->len[k->npieces++] = n;
+	k->p += n;
+}
+
+/* The row goes out as it is, padded to R. */
+static void
+emit_row(struct pack *k)
+{
+	struct pack_row row;
+	uint64_t i;
+
+	if (k->w > 0)
+		for (i = k->p; i < k->R; i++)
+			memcpy(k->row + i * k->w, k->pad, k->w);
+	k->c.padded += k->R - k->p;
+	k->c.kept += k->p - (uint64_t)k->ov;
+	k->c.rows++;
+	row.tok = k->row;
+	row.len = k->len;
+	row.npieces = k->npieces;
+	row.fill = k->p;
+	k->emit(k->arg, &row);
+	k->p = 0;
+	k->ov = 0;
+	k->npieces = 0;
+}
+
+/* The row in progress is dropped (the input ended): its tokens are cropped. */
+static void
+drop_row(struct pack *k)
+{
+	k->c.cropped += k->p - (uint64_t)k->ov;
+	k->p = 0;
+	k->ov = 0;
+	k->npieces = 0;
+}
+
+void
+pack_segments(unsigned char *out, unsigned sw, uint64_t R,
+    const uint64_t *len, size_t npieces)
+{
+	uint64_t at = 0, i, e;
+	size_t j;
+
+	for (j = 0; j < npieces; j++)
+		for (e = at + len[j]; at < e; at++)
+			pack_put(out + at * sw, sw, j + 1);
+	for (i = at; i < R; i++)
+		pack_put(out + i * sw, sw, 0);
+}
+
+/* ---- --align bos ------------------------------------------------------ */
+
+/*
+ * The stage holds a whole row of a document that goes on: the document is
+ * longer than a row.  The row in progress is padded, the stage is a row of
+ * its own, and its last token starts the stage again (the next row
+ * overlaps it by one, as windows of stride T do).
+ */
+static void
+align_overflow(struct pack *k)
+{
+	struct pack_row row;
+
+	if (k->p > 0)
+		emit_row(k);
+	k->len[0] = k->R;
+	row.tok = k->stage;
+	row.len = k->len;
+	row.npieces = 1;
+	row.fill = k->R;
+	k->c.kept += k->R - (uint64_t)k->sov;
+	k->c.rows++;
+	k->emit(k->arg, &row);
+	if (k->w > 0)
+		memcpy(k->stage, k->stage + (k->R - 1) * k->w, k->w);
+	k->sn = 1;
+	k->sov = 1;
+}
+
+static void
+align_data(struct pack *k, const unsigned char *tok, uint64_t n)
+{
+	uint64_t m;
+
+	while (n > 0) {
+		if (k->sn == k->R)
+			align_overflow(k);
+		m = k->R - k->sn < n ? k->R - k->sn : n;
+		if (k->w > 0) {
+			memcpy(k->stage + k->sn * k->w, tok, (size_t)(m * k->w));
+			tok += m * k->w;
+		}
+		k->sn += m;
+		n -= m;
+	}
+}
+
+static void
+align_end(struct pack *k)
+{
+	uint64_t n = k->sn;
+
+	if (!(k->sov && n == 1)) {
+		/* A document that does not fit in what is left of the row. */
+		if (k->p > 0 && n > k->R - k->p)
+			emit_row(k);
+		if (k->p == 0)
+			k->ov = k->sov;
+		add_piece(k, k->stage, n);
+		if (k->p == k->R)
+			emit_row(k);
+	}
+	k->sn = 0;
+	k->sov = 0;
+}
+
+/* ---- --pack best-fit: the buffer --------------------------------------- */
+
+static int
+slot_less(const struct pack_slot *a, const struct pack_slot *b)
+{
+	return a->len < b->len || (a->len == b->len && a->seq < b->seq);
+}
+
+/* Split t into the slots before x (*a) and x with the ones after (*b). */
+static void
+split(struct pack_slot *s, uint32_t t, const struct pack_slot *x,
+    uint32_t *a, uint32_t *b)
+{
+	if (t == 0) {
+		*a = *b = 0;
+	} else if (slot_less(&s[t], x)) {
+		split(s, s[t].r, x, &s[t].r, b);
+		*a = t;
+	} else {
+		split(s, s[t].l, x, a, &s[t].l);
+		*b = t;
+	}
+}
+
+/* Every slot of a before every slot of b. */
+static uint32_t
+merge(struct pack_slot *s, uint32_t a, uint32_t b)
+{
+	if (a == 0 || b == 0)
+		return a ? a : b;
+	if (s[a].prio > s[b].prio) {
+		s[a].r = merge(s, s[a].r, b);
+		return a;
+	}
+	s[b].l = merge(s, a, s[b].l);
+	return b;
+}
+
+static void
+buffer_insert(struct pack *k, uint32_t x)
+{
+	uint32_t a, b;
+
+	k->slot[x].l = k->slot[x].r = 0;
+	k->slot[x].prio = pskd_perm_mix(k->slot[x].seq);
+	split(k->slot, k->root, &k->slot[x], &a, &b);
+	k->root = merge(k->slot, merge(k->slot, a, x), b);
+}
+
+static void
+buffer_erase(struct pack *k, uint32_t x)
+{
+	struct pack_slot *s = k->slot, next = s[x];
+	uint32_t a, b, m, c;
+
+	split(s, k->root, &s[x], &a, &b);
+	next.seq++;		/* the key just after x's */
+	split(s, b, &next, &m, &c);
+	k->root = merge(s, a, c);
+	k->free[k->nfree++] = x;
+	k->inbuf--;
+}
+
+/* The longest document of at most rem tokens, the earliest of its length. */
+static uint32_t
+buffer_fit(const struct pack *k, uint64_t rem)
+{
+	const struct pack_slot *s = k->slot;
+	uint32_t x, best = 0;
+	uint64_t len;
+
+	for (x = k->root; x != 0; )
+		if (s[x].len <= rem) {
+			best = x;
+			x = s[x].r;
+		} else
+			x = s[x].l;
+	if (best == 0)
+		return 0;
+	len = s[best].len;
+	for (x = k->root; x != 0; )
+		if (s[x].len >= len) {
+			if (s[x].len == len)
+				best = x;
+			x = s[x].l;
+		} else
+			x = s[x].r;
+	return best;
+}
+
+/* The shortest document, the earliest of its length. */
+static uint32_t
+buffer_shortest(const struct pack *k)
+{
+	uint32_t x = k->root;
+
+	while (k->slot[x].l != 0)
+		x = k->slot[x].l;
+	return x;
+}
+
+/* One choice of the rule: a whole document into the row, or a crop. */
+static void
+pick(struct pack *k)
+{
+	uint64_t rem = k->R - k->p;
+	uint32_t x = buffer_fit(k, rem);
+	struct pack_slot *d;
+
+	if (x != 0) {
+		d = &k->slot[x];
+		add_piece(k, d->tok, d->len);
+	} else {
+		x = buffer_shortest(k);
+		d = &k->slot[x];
+		add_piece(k, d->tok, rem);
+		k->c.cropped += d->len - rem;
+	}
+	buffer_erase(k, x);
+	if (k->p == k->R)
+		emit_row(k);
+}
+
+static void
+bestfit_data(struct pack *k, const unsigned char *tok, uint64_t n)
+{
+	struct pack_slot *d;
+	uint64_t m, cap;
+
+	if (k->cur == 0) {
+		k->cur = k->free[--k->nfree];
+		k->slot[k->cur].len = 0;
+	}
+	d = &k->slot[k->cur];
+	m = d->len < k->R ? k->R - d->len : 0;
+	if (m > n)
+		m = n;
+	if (k->w > 0 && m > 0) {
+		if (d->len + m > d->cap) {
+			cap = d->cap ? d->cap : 64;
+			while (cap < d->len + m)
+				cap *= 2;
+			if (cap > k->R)
+				cap = k->R;
+			d->tok = pskd_xreallocarray(d->tok, (size_t)cap, k->w);
+			d->cap = cap;
+		}
+		memcpy(d->tok + d->len * k->w, tok, (size_t)(m * k->w));
+	}
+	d->len += n;
+}
+
+static void
+bestfit_end(struct pack *k)
+{
+	uint32_t x = k->cur;
+
+	k->cur = 0;
+	k->slot[x].seq = k->seq++;
+	buffer_insert(k, x);
+	k->inbuf++;
+	while (k->inbuf == k->nbuf)
+		pick(k);
+}
+
+/* ---- the interface ---------------------------------------------------- */
+
+void
+pack_data(struct pack *k, const unsigned char *tok, uint64_t n)
+{
+	if (n == 0)
+		return;
+	k->dlen += n;
+	k->c.tokens += n;
+	if (k->mode == PACK_ALIGN)
+		align_data(k, tok, n);
+	else
+		bestfit_data(k, tok, n);
+}
+
+void
+pack_doc_end(struct pack *k)
+{
+	if (k->dlen == 0)
+		return;
+	k->c.docs++;
+	k->dlen = 0;
+	if (k->mode == PACK_ALIGN)
+		align_end(k);
+	else
+		bestfit_end(k);
+}
+
+void
+pack_finish(struct pack *k)
+{
+	pack_doc_end(k);
+	if (k->mode == PACK_BESTFIT) {
+		while (k->inbuf > 0)
+			pick(k);
+		drop_row(k);
+	} else if (k->p >= 2)
+		emit_row(k);
+	else
+		drop_row(k);
+}
