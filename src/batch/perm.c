@@ -79,3 +79,36 @@ pskd_perm_range(const struct pskd_perm *p, uint64_t first, uint64_t step,
 		}
 	}
 }
+
+void
+pskd_perm_many(const struct pskd_perm *const *p, const uint64_t *pos,
+    size_t count, uint64_t *out)
+{
+	uint32_t todo[256];
+	size_t k, j, m, done, blk;
+
+	/* As pskd_perm_range, each position with its own permutation. */
+	for (done = 0; done < count; done += blk) {
+		blk = count - done < 256 ? count - done : 256;
+		m = 0;
+		for (k = done; k < done + blk; k++) {
+			if (p[k]->n <= 1) {
+				out[k] = pos[k];
+				continue;
+			}
+			out[k] = pskd_perm_feistel(p[k], pos[k]);
+			todo[m] = (uint32_t)k - (uint32_t)done;
+			m += out[k] >= p[k]->n;
+		}
+		while (m > 0) {
+			for (j = 0, k = 0; j < m; j++) {
+				size_t at = done + todo[j];
+
+				out[at] = pskd_perm_feistel(p[at], out[at]);
+				todo[k] = todo[j];
+				k += out[at] >= p[at]->n;
+			}
+			m = k;
+		}
+	}
+}

@@ -55,4 +55,8 @@ pskd_perm_at(const struct pskd_perm *p, uint64_t i)
 void	pskd_perm_range(const struct pskd_perm *p, uint64_t first,
 	    uint64_t step, size_t count, uint64_t *out);
 
+/* out[k] = the element at position pos[k] of permutation p[k], k < count. */
+void	pskd_perm_many(const struct pskd_perm *const *p, const uint64_t *pos,
+	    size_t count, uint64_t *out);
+
 #endif /* PSKD_PERM_H */
