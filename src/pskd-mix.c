@@ -250,14 +250,14 @@ main(int argc, char **argv)
 		pskd_errx(PSKD_EXIT_USAGE, "%s", err);
 	for (s = 0; s < k; s++)
 		if (mix.src[s].bound >= 1)
-			pskd_warnx("%s: a prefix may hold up to %.2f samples more "
-			    "or fewer than its share", names[s],
+			pskd_warnx("%s: a prefix may hold up to %.2f samples "
+			    "more or fewer than its share", names[s],
 			    mix.src[s].bound);
 
 	m = opt.len / opt.world;
 	if (opt.start > m)
-		pskd_errx(PSKD_EXIT_DATA, "--start %llu is past the end of rank "
-		    "%llu's %llu positions", (unsigned long long)opt.start,
+		pskd_errx(PSKD_EXIT_DATA, "--start %llu is past the end of "
+		    "rank %llu's %llu positions", (unsigned long long)opt.start,
 		    (unsigned long long)opt.rank, (unsigned long long)m);
 	avail = m - opt.start;
 	per = opt.batch ? opt.batch : 1;

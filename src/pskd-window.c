@@ -98,7 +98,8 @@ check_tokens(const struct pskd_leaf *tok, const unsigned char *p, size_t n,
 	bad = (size_t)pskd_idx_over(p, n, w, tok->bound);
 	if (bad < n)
 		pskd_fail_at(inname, 0, "E%d: token %llu: %llu out of bound "
-		    "idx[%llu]", PSKD_E_VALUE, (unsigned long long)(first + bad),
+		    "idx[%llu]", PSKD_E_VALUE,
+		    (unsigned long long)(first + bad),
 		    (unsigned long long)token(p + bad * w, w),
 		    (unsigned long long)tok->bound);
 }
@@ -354,16 +355,16 @@ main(int argc, char **argv)
 		switch (c) {
 		case OPT_ALIGN:
 			if (strcmp(optarg, "bos") != 0) {
-				pskd_warnx("--align %s: unknown alignment (bos)",
-				    optarg);
+				pskd_warnx("--align %s: unknown alignment "
+				    "(bos)", optarg);
 				pskd_usage_error(NULL);
 			}
 			pskd_mode_set(&opt.mode, MODE_ALIGN, "--align");
 			break;
 		case OPT_PACK:
 			if (strcmp(optarg, "best-fit") != 0) {
-				pskd_warnx("--pack %s: unknown packing (best-fit)",
-				    optarg);
+				pskd_warnx("--pack %s: unknown packing "
+				    "(best-fit)", optarg);
 				pskd_usage_error(NULL);
 			}
 			pskd_mode_set(&opt.mode, MODE_BESTFIT, "--pack");

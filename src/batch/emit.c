@@ -251,7 +251,8 @@ emit_sample(struct emit *e, const struct emit_src *s, uint64_t j)
 	e->bsrc[e->nb] = s;
 	e->bidx[e->nb] = j;
 	if (e->buf != NULL) {
-		read_at(s, e->buf + e->nb * ss, (size_t)ss, s->f.h.size + j * ss);
+		read_at(s, e->buf + e->nb * ss, (size_t)ss,
+		    s->f.h.size + j * ss);
 		if (s->check)
 			check_sample(s, e->buf + e->nb * ss, j);
 	} else if (s->check)

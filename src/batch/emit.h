@@ -24,7 +24,7 @@ struct emit {
 	const struct pskd_type *t;
 	uint64_t	 per;		/* samples a batch; 0: no batches */
 	struct pskd_type bt;		/* the batch type */
-	int		 splice_ok;	/* the output is a pipe splice works on */
+	int		 splice_ok;	/* the output takes splice(2) */
 	unsigned char	*buf;		/* a batch of whole samples, or NULL */
 	const struct emit_src **bsrc;	/* each sample of the batch */
 	uint64_t	*bidx;

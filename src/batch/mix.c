@@ -69,9 +69,10 @@ share(const struct mix_node *n, uint64_t c)
 struct plan {
 	size_t		 k;
 	size_t		 order[MIX_MAXSRC];	/* sources, heaviest first */
-	uint64_t	 sum[MIX_MAXSRC + 1];	/* prefix sums of their weights */
+	uint64_t	 sum[MIX_MAXSRC + 1];	/* prefix sums of weights */
 	double		 best[MIX_MAXSRC][MIX_MAXSRC];
-	unsigned char	 cut[MIX_MAXSRC][MIX_MAXSRC];	/* the left part's last */
+	/* the split of a run: its left part's length less one */
+	unsigned char	 cut[MIX_MAXSRC][MIX_MAXSRC];
 };
 
 /*
@@ -343,7 +344,7 @@ mix_slice(const struct mix *x, uint64_t rank, uint64_t world, uint64_t u)
 	uint64_t key, rot;
 
 	if (world == 1 || x->k == 1)
-		return world * u + rank;	/* one file: pskd-shuffle's slices */
+		return world * u + rank;	/* one file: pskd-shuffle's */
 	key = pskd_perm_mix(pskd_perm_mix(x->seed + GOLDEN) ^ x->epoch);
 	rot = pskd_perm_mix(key ^ u) % world;
 	return world * u + (rank + rot) % world;

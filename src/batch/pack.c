@@ -145,6 +145,35 @@ pack_segments(unsigned char *out, unsigned sw, uint64_t R,
 		pack_put(out + i * sw, sw, 0);
 }
 
+static uint64_t
+get_id(const unsigned char *p, unsigned w)
+{
+	return w == 1 ? p[0] : w == 2 ? pskd_get_le16(p) : w == 4 ?
+	    pskd_get_le32(p) : pskd_get_le64(p);
+}
+
+int
+pack_segments_read(const unsigned char *p, unsigned sw, uint64_t R,
+    uint64_t *nseg, uint64_t *npad)
+{
+	uint64_t i, id, last = 0, pad = 0;
+
+	for (i = 0; i < R; i++, p += sw) {
+		id = get_id(p, sw);
+		if (pad || id == 0) {
+			if (i == 0 || id != 0)
+				return -1;
+			pad++;
+		} else if (id != last && id != last + 1)
+			return -1;
+		else
+			last = id;
+	}
+	*nseg = last;
+	*npad = pad;
+	return 0;
+}
+
 /* ---- --align bos ------------------------------------------------------ */
 
 /*
@@ -184,7 +213,8 @@ align_data(struct pack *k, const unsigned char *tok, uint64_t n)
 			align_overflow(k);
 		m = k->R - k->sn < n ? k->R - k->sn : n;
 		if (k->w > 0) {
-			memcpy(k->stage + k->sn * k->w, tok, (size_t)(m * k->w));
+			memcpy(k->stage + k->sn * k->w, tok,
+			    (size_t)(m * k->w));
 			tok += m * k->w;
 		}
 		k->sn += m;

@@ -24,9 +24,9 @@ enum pack_mode {
 /* A row as it goes out: valid until the callback returns. */
 struct pack_row {
 	const unsigned char *tok;	/* R tokens of width w (NULL: w = 0) */
-	const uint64_t	*len;		/* the lengths of its pieces, in order */
+	const uint64_t	*len;		/* the lengths of its pieces */
 	size_t		 npieces;
-	uint64_t	 fill;		/* their sum; R - fill tokens of padding */
+	uint64_t	 fill;		/* their sum; R - fill of padding */
 };
 
 /* The count of tokens, documents and rows so far. */
@@ -54,19 +54,19 @@ struct pack {
 	uint64_t	*len;
 	size_t		 npieces;
 	uint64_t	 p;		/* its tokens so far */
-	int		 ov;		/* align: its first token was kept before */
+	int		 ov;		/* align: its first token kept before */
 	unsigned char	 pad[8];	/* the padding token */
 	/* align: the document in progress, up to a row of it */
 	unsigned char	*stage;
 	uint64_t	 sn;		/* its tokens in stage */
-	int		 sov;		/* stage's first token was kept before */
+	int		 sov;		/* the stage's first kept before */
 	uint64_t	 dlen;		/* tokens of the document in progress */
 	/* best-fit: the buffer, a treap of slots by (length, arrival) */
 	struct pack_slot *slot;		/* nbuf + 1; 0 is the null slot */
 	uint32_t	*free;		/* the unused slots */
 	size_t		 nfree;
 	uint32_t	 root;
-	uint32_t	 cur;		/* the slot of the document in progress */
+	uint32_t	 cur;		/* the document in progress's slot */
 	size_t		 inbuf;		/* documents in the buffer */
 	uint64_t	 seq;		/* arrivals so far */
 };
@@ -92,5 +92,13 @@ void	pack_put(unsigned char *p, unsigned w, uint64_t v);
 /* Write the segment ids of a row (pskd-window(1)) as R ids of width sw. */
 void	pack_segments(unsigned char *out, unsigned sw, uint64_t R,
 	    const uint64_t *len, size_t npieces);
+
+/*
+ * Read a row of R segment ids of width sw: 1, then each the one before or
+ * one more, then 0 to the end (padding).  Its segments and padding, 0; -1
+ * when the ids are not such a row.
+ */
+int	pack_segments_read(const unsigned char *p, unsigned sw, uint64_t R,
+	    uint64_t *nseg, uint64_t *npad);
 
 #endif /* PSKD_PACK_H */

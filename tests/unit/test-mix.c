@@ -57,7 +57,7 @@ walk(size_t k, const uint64_t *nano, uint64_t len, double *worst)
 			    (double)t / (double)total);
 			if (dev > x.src[s].bound + 1e-9)
 				return 0;
-			if (dev / (x.src[s].bound ? x.src[s].bound : 1) > *worst)
+			if (dev > *worst)
 				*worst = dev;
 		}
 		if (t == len)
@@ -103,12 +103,14 @@ weights(void)
 	check(mix_weight_parse("0.000000001", &v) == 0 && v == 1,
 	    "nine digits after the point");
 	check(mix_weight_parse("0.0000000001", &v) == -1 &&
-	    mix_weight_parse(".5", &v) == -1 && mix_weight_parse("1.", &v) == -1 &&
-	    mix_weight_parse("1e3", &v) == -1 && mix_weight_parse("-1", &v) == -1 &&
+	    mix_weight_parse(".5", &v) == -1 &&
+	    mix_weight_parse("1.", &v) == -1 &&
+	    mix_weight_parse("1e3", &v) == -1 &&
+	    mix_weight_parse("-1", &v) == -1 &&
 	    mix_weight_parse("", &v) == -1 &&
 	    mix_weight_parse("1000000001", &v) == -1,
-	    "ten digits after the point, .5, 1., 1e3, -1, '' and 10^9+1 are not "
-	    "weights");
+	    "ten digits after the point, .5, 1., 1e3, -1, '' and 10^9+1 are "
+	    "not weights");
 }
 
 static void
@@ -172,10 +174,10 @@ main(int argc, char **argv)
 			}
 			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
 			printf("%.1f ns/position (%zu sources, %llu positions, "
-			    "checksum %llu)\n", ((double)(t1.tv_sec - t0.tv_sec) *
-			    1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) /
-			    (double)len, k, (unsigned long long)len,
-			    (unsigned long long)sum);
+			    "checksum %llu)\n", ((double)(t1.tv_sec -
+			    t0.tv_sec) * 1e9 + (double)(t1.tv_nsec -
+			    t0.tv_nsec)) / (double)len, k,
+			    (unsigned long long)len, (unsigned long long)sum);
 		}
 		return 0;
 	}
