@@ -121,7 +121,7 @@ emit_row(struct pack *k)
 	k->npieces = 0;
 }
 
-/* The row in progress is dropped (the input ended): its tokens are cropped. */
+/* The row in progress is dropped: its tokens are cropped. */
 static void
 drop_row(struct pack *k)
 {
@@ -129,6 +129,16 @@ drop_row(struct pack *k)
 	k->p = 0;
 	k->ov = 0;
 	k->npieces = 0;
+}
+
+/* The row in progress ends short: padded, or dropped if it has no target. */
+static void
+close_row(struct pack *k)
+{
+	if (k->p >= 2)
+		emit_row(k);
+	else
+		drop_row(k);
 }
 
 void
@@ -188,7 +198,7 @@ align_overflow(struct pack *k)
 	struct pack_row row;
 
 	if (k->p > 0)
-		emit_row(k);
+		close_row(k);
 	k->len[0] = k->R;
 	row.tok = k->stage;
 	row.len = k->len;
@@ -230,7 +240,7 @@ align_end(struct pack *k)
 	if (!(k->sov && n == 1)) {
 		/* A document that does not fit in what is left of the row. */
 		if (k->p > 0 && n > k->R - k->p)
-			emit_row(k);
+			close_row(k);
 		if (k->p == 0)
 			k->ov = k->sov;
 		add_piece(k, k->stage, n);
@@ -442,8 +452,6 @@ pack_finish(struct pack *k)
 		while (k->inbuf > 0)
 			pick(k);
 		drop_row(k);
-	} else if (k->p >= 2)
-		emit_row(k);
-	else
-		drop_row(k);
+	} else
+		close_row(k);
 }
