@@ -15,6 +15,7 @@
 #include "pskd.h"
 #include "batch/gather.h"
 #include "batch/pack.h"
+#include "batch/scan.h"
 
 static const char usage_text[] =
     "pskd-window [--segments] [--single] [-e id] [-o file] [-s stride] "
@@ -225,10 +226,17 @@ cut(struct pskd_reader *r, struct pskd_sink *out, const struct pskd_leaf *tok,
 
 struct rows {
 	struct pskd_sink *out;
+	struct pskd_gather g;
+	const struct pack *k;
 	unsigned	 w, sw;
 	unsigned char	*seg;
+	size_t		 queued;	/* rows queued in g */
 };
 
+/*
+ * A row to writev(2) from the packer's ring, where it stays until the ring
+ * comes round: everything queued is written before that.
+ */
 static void
 emit(void *arg, const struct pack_row *row)
 {
@@ -236,44 +244,20 @@ emit(void *arg, const struct pack_row *row)
 	const size_t body = (size_t)opt.len * s->w;
 
 	if (opt.single)
-		pskd_writer_write(&s->out->w, row->tok, body + s->w);
+		pskd_gather_add(&s->g, row->tok, body + s->w);
 	else {
-		pskd_writer_write(&s->out->w, row->tok, body);
-		pskd_writer_write(&s->out->w, row->tok + s->w, body);
+		pskd_gather_add(&s->g, row->tok, body);
+		pskd_gather_add(&s->g, row->tok + s->w, body);
 	}
 	if (s->sw > 0) {
 		pack_segments(s->seg, s->sw, opt.len + 1, row->len,
 		    row->npieces);
-		pskd_writer_write(&s->out->w, s->seg,
-		    (size_t)(opt.len + 1) * s->sw);
+		pskd_gather_copy(&s->g, s->seg, (size_t)(opt.len + 1) * s->sw);
 	}
 	s->out->count++;
-}
-
-/* The index of the first -e id among n tokens at p, or n. */
-static size_t
-find_eot(const unsigned char *p, size_t n, unsigned w)
-{
-	const uint64_t e = opt.eot;
-	size_t i;
-
-	switch (w) {
-	case 1:
-		for (i = 0; i < n && p[i] != e; i++)
-			;
-		return i;
-	case 2:
-		for (i = 0; i < n && pskd_get_le16(p + 2 * i) != e; i++)
-			;
-		return i;
-	case 4:
-		for (i = 0; i < n && pskd_get_le32(p + 4 * i) != e; i++)
-			;
-		return i;
-	default:
-		for (i = 0; i < n && pskd_get_le64(p + 8 * i) != e; i++)
-			;
-		return i;
+	if (++s->queued == s->k->nring - 1) {
+		(void)pskd_gather_flush(&s->g);
+		s->queued = 0;
 	}
 }
 
@@ -282,7 +266,7 @@ static void
 pack_stream(struct pskd_reader *r, struct pskd_sink *out,
     const struct pskd_leaf *tok, uint64_t count, unsigned sw)
 {
-	struct rows s = { out, tok->width, sw, NULL };
+	struct rows s;
 	struct pack k;
 	const unsigned w = tok->width;
 	const unsigned char *p;
@@ -290,10 +274,16 @@ pack_stream(struct pskd_reader *r, struct pskd_sink *out,
 	size_t n, i, e;
 	ssize_t got;
 
+	memset(&s, 0, sizeof(s));
+	s.out = out;
+	s.k = &k;
+	s.w = w;
+	s.sw = sw;
 	if (sw > 0)
 		s.seg = pskd_xreallocarray(NULL, (size_t)opt.len + 1, sw);
 	pack_init(&k, (enum pack_mode)opt.mode.mode, opt.len + 1, w,
 	    (size_t)opt.docs, opt.eot, emit, &s);
+	pskd_gather_init(&s.g, &out->w);
 	while (!out->w.error) {
 		got = pskd_reader_peek(r, PSKD_BUFSIZE, &p);
 		if (got < 0)
@@ -305,7 +295,7 @@ pack_stream(struct pskd_reader *r, struct pskd_sink *out,
 		}
 		check_tokens(tok, p, n, seen);
 		for (i = 0; i < n; i += e) {
-			e = find_eot(p + i * w, n - i, w);
+			e = scan_find(p + i * w, n - i, w, opt.eot);
 			if (e < n - i) {
 				pack_data(&k, p + i * w, ++e);
 				pack_doc_end(&k);
@@ -317,6 +307,8 @@ pack_stream(struct pskd_reader *r, struct pskd_sink *out,
 	}
 	if (!out->w.error)
 		pack_finish(&k);
+	(void)pskd_gather_flush(&s.g);
+	pskd_gather_free(&s.g);
 	pack_free(&k);
 	free(s.seg);
 }

@@ -9,25 +9,13 @@
  *
  * --pack best-fit keeps up to N documents, each with at most a row of its
  * tokens (a longer one is never used past its first row: only a crop
- * takes from it), in a treap ordered by (length, arrival), so that the
- * longest that fits (the earliest of that length) and the shortest (the
- * earliest of that length) are each a walk from the root.
+ * takes from it), in the buffer of docbuf.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "pskd.h"
 #include "batch/pack.h"
-#include "batch/perm.h"
-
-struct pack_slot {
-	uint64_t	 len;		/* tokens of the document */
-	uint64_t	 seq;		/* its arrival */
-	uint64_t	 prio;		/* the treap's heap order */
-	uint32_t	 l, r;
-	unsigned char	*tok;		/* its first min(len, R) tokens */
-	uint64_t	 cap;		/* tokens tok has room for */
-};
 
 void
 pack_put(unsigned char *p, unsigned w, uint64_t v)
@@ -56,7 +44,12 @@ pack_init(struct pack *k, enum pack_mode mode, uint64_t R, unsigned w,
 	k->arg = arg;
 	if (w > 0) {
 		pack_put(k->pad, w, pad);
-		k->row = pskd_xreallocarray(NULL, (size_t)R, w);
+		/* rows of 4 MiB in all, at least two */
+		k->nring = (size_t)((4u << 20) / (R * w));
+		if (k->nring < 2)
+			k->nring = 2;
+		k->ring = pskd_xreallocarray(NULL, k->nring, (size_t)(R * w));
+		k->row = k->ring;
 	}
 	k->len = pskd_xreallocarray(NULL, (size_t)R, sizeof(*k->len));
 	if (mode == PACK_ALIGN) {
@@ -65,6 +58,7 @@ pack_init(struct pack *k, enum pack_mode mode, uint64_t R, unsigned w,
 		return;
 	}
 	k->slot = pskd_xcalloc(nbuf + 2, sizeof(*k->slot));
+	docbuf_init(&k->buf, k->slot, PACK_QUEUED);
 	k->free = pskd_xreallocarray(NULL, nbuf + 1, sizeof(*k->free));
 	for (i = 0; i <= nbuf; i++)
 		k->free[i] = (uint32_t)(nbuf + 1 - i);
@@ -79,10 +73,12 @@ pack_free(struct pack *k)
 	if (k->slot != NULL)
 		for (i = 0; i < k->nbuf + 2; i++)
 			free(k->slot[i].tok);
+	if (k->slot != NULL)
+		docbuf_free(&k->buf);
 	free(k->slot);
 	free(k->free);
 	free(k->stage);
-	free(k->row);
+	free(k->ring);
 	free(k->len);
 	memset(k, 0, sizeof(*k));
 }
@@ -119,6 +115,10 @@ emit_row(struct pack *k)
 	k->p = 0;
 	k->ov = 0;
 	k->npieces = 0;
+	if (k->w > 0) {
+		k->at = (k->at + 1) % k->nring;
+		k->row = k->ring + k->at * k->R * k->w;
+	}
 }
 
 /* The row in progress is dropped: its tokens are cropped. */
@@ -195,18 +195,11 @@ pack_segments_read(const unsigned char *p, unsigned sw, uint64_t R,
 static void
 align_overflow(struct pack *k)
 {
-	struct pack_row row;
-
 	if (k->p > 0)
 		close_row(k);
-	k->len[0] = k->R;
-	row.tok = k->stage;
-	row.len = k->len;
-	row.npieces = 1;
-	row.fill = k->R;
-	k->c.kept += k->R - (uint64_t)k->sov;
-	k->c.rows++;
-	k->emit(k->arg, &row);
+	k->ov = k->sov;
+	add_piece(k, k->stage, k->R);
+	emit_row(k);
 	if (k->w > 0)
 		memcpy(k->stage, k->stage + (k->R - 1) * k->w, k->w);
 	k->sn = 1;
@@ -253,123 +246,26 @@ align_end(struct pack *k)
 
 /* ---- --pack best-fit: the buffer --------------------------------------- */
 
-static int
-slot_less(const struct pack_slot *a, const struct pack_slot *b)
-{
-	return a->len < b->len || (a->len == b->len && a->seq < b->seq);
-}
-
-/* Split t into the slots before x (*a) and x with the ones after (*b). */
-static void
-split(struct pack_slot *s, uint32_t t, const struct pack_slot *x,
-    uint32_t *a, uint32_t *b)
-{
-	if (t == 0) {
-		*a = *b = 0;
-	} else if (slot_less(&s[t], x)) {
-		split(s, s[t].r, x, &s[t].r, b);
-		*a = t;
-	} else {
-		split(s, s[t].l, x, a, &s[t].l);
-		*b = t;
-	}
-}
-
-/* Every slot of a before every slot of b. */
-static uint32_t
-merge(struct pack_slot *s, uint32_t a, uint32_t b)
-{
-	if (a == 0 || b == 0)
-		return a ? a : b;
-	if (s[a].prio > s[b].prio) {
-		s[a].r = merge(s, s[a].r, b);
-		return a;
-	}
-	s[b].l = merge(s, a, s[b].l);
-	return b;
-}
-
-static void
-buffer_insert(struct pack *k, uint32_t x)
-{
-	uint32_t a, b;
-
-	k->slot[x].l = k->slot[x].r = 0;
-	k->slot[x].prio = pskd_perm_mix(k->slot[x].seq);
-	split(k->slot, k->root, &k->slot[x], &a, &b);
-	k->root = merge(k->slot, merge(k->slot, a, x), b);
-}
-
-static void
-buffer_erase(struct pack *k, uint32_t x)
-{
-	struct pack_slot *s = k->slot, next = s[x];
-	uint32_t a, b, m, c;
-
-	split(s, k->root, &s[x], &a, &b);
-	next.seq++;		/* the key just after x's */
-	split(s, b, &next, &m, &c);
-	k->root = merge(s, a, c);
-	k->free[k->nfree++] = x;
-	k->inbuf--;
-}
-
-/* The longest document of at most rem tokens, the earliest of its length. */
-static uint32_t
-buffer_fit(const struct pack *k, uint64_t rem)
-{
-	const struct pack_slot *s = k->slot;
-	uint32_t x, best = 0;
-	uint64_t len;
-
-	for (x = k->root; x != 0; )
-		if (s[x].len <= rem) {
-			best = x;
-			x = s[x].r;
-		} else
-			x = s[x].l;
-	if (best == 0)
-		return 0;
-	len = s[best].len;
-	for (x = k->root; x != 0; )
-		if (s[x].len >= len) {
-			if (s[x].len == len)
-				best = x;
-			x = s[x].l;
-		} else
-			x = s[x].r;
-	return best;
-}
-
-/* The shortest document, the earliest of its length. */
-static uint32_t
-buffer_shortest(const struct pack *k)
-{
-	uint32_t x = k->root;
-
-	while (k->slot[x].l != 0)
-		x = k->slot[x].l;
-	return x;
-}
-
 /* One choice of the rule: a whole document into the row, or a crop. */
 static void
 pick(struct pack *k)
 {
 	uint64_t rem = k->R - k->p;
-	uint32_t x = buffer_fit(k, rem);
+	uint32_t x = docbuf_fit(&k->buf, rem);
 	struct pack_slot *d;
 
 	if (x != 0) {
 		d = &k->slot[x];
 		add_piece(k, d->tok, d->len);
 	} else {
-		x = buffer_shortest(k);
+		x = docbuf_shortest(&k->buf);
 		d = &k->slot[x];
 		add_piece(k, d->tok, rem);
 		k->c.cropped += d->len - rem;
 	}
-	buffer_erase(k, x);
+	docbuf_take(&k->buf, x);
+	k->free[k->nfree++] = x;
+	k->inbuf--;
 	if (k->p == k->R)
 		emit_row(k);
 }
@@ -410,7 +306,7 @@ bestfit_end(struct pack *k)
 
 	k->cur = 0;
 	k->slot[x].seq = k->seq++;
-	buffer_insert(k, x);
+	docbuf_add(&k->buf, x);
 	k->inbuf++;
 	while (k->inbuf == k->nbuf)
 		pick(k);

@@ -16,12 +16,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "batch/docbuf.h"
+
+/* Documents of up to this many tokens are in the best-fit buffer's queues,
+ * longer ones in its treap. */
+#define PACK_QUEUED	((uint64_t)1 << 17)
+
 enum pack_mode {
 	PACK_ALIGN = 1,		/* --align bos: in order, padded, carried */
 	PACK_BESTFIT		/* --pack best-fit: a buffer, cropped */
 };
 
-/* A row as it goes out: valid until the callback returns. */
+/*
+ * A row as it goes out.  Its tokens stay where they are until nring - 1
+ * more rows have gone out (the rows are a ring), so that they can be
+ * written from there, uncopied; the rest only until the callback returns.
+ */
 struct pack_row {
 	const unsigned char *tok;	/* R tokens of width w (NULL: w = 0) */
 	const uint64_t	*len;		/* the lengths of its pieces */
@@ -39,8 +49,6 @@ struct pack_count {
 	uint64_t	 padded;	/* padding tokens in the rows */
 };
 
-struct pack_slot;
-
 struct pack {
 	enum pack_mode	 mode;
 	uint64_t	 R;		/* T + 1 */
@@ -49,7 +57,9 @@ struct pack {
 	void		(*emit)(void *, const struct pack_row *);
 	void		*arg;
 	struct pack_count c;
-	/* the row being filled */
+	/* the row being filled, in a ring of nring */
+	unsigned char	*ring;
+	size_t		 nring, at;
 	unsigned char	*row;
 	uint64_t	*len;
 	size_t		 npieces;
@@ -61,11 +71,11 @@ struct pack {
 	uint64_t	 sn;		/* its tokens in stage */
 	int		 sov;		/* the stage's first kept before */
 	uint64_t	 dlen;		/* tokens of the document in progress */
-	/* best-fit: the buffer, a treap of slots by (length, arrival) */
+	/* best-fit: the buffer of slots */
 	struct pack_slot *slot;		/* nbuf + 1; 0 is the null slot */
+	struct docbuf	 buf;
 	uint32_t	*free;		/* the unused slots */
 	size_t		 nfree;
-	uint32_t	 root;
 	uint32_t	 cur;		/* the document in progress's slot */
 	size_t		 inbuf;		/* documents in the buffer */
 	uint64_t	 seq;		/* arrivals so far */

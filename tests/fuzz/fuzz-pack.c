@@ -3,7 +3,9 @@
  * segment ids of the windows that carry them, on arbitrary bytes.
  *
  * Input: a byte of mode (bit 0: best-fit, else --align bos), a byte of
- * T - 1 (T up to 64), a byte of the buffer N - 1 (N up to 16), then a
+ * T - 1 (T up to 64), a byte of the buffer N - 1 (N up to 16) whose top
+ * four bits, when not 0, bring the longest length the buffer queues down
+ * from R to them (so that its treap of longer ones is used too), then a
  * token stream of u8 tokens whose end-of-text id is 255.  Every row must
  * hold R = T + 1 tokens, its pieces summing to its fill and its padding
  * the rest, and its segment ids must read back (pack_segments_read) as its
@@ -148,6 +150,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f.out = malloc((ntok + 1) * R);
 	pack_init(&k, bestfit ? PACK_BESTFIT : PACK_ALIGN, R, 1, N, 255, emit,
 	    &g);
+	if (bestfit && data[-1] >> 4 != 0) {
+		docbuf_free(&k.buf);
+		docbuf_init(&k.buf, k.slot, (uint64_t)(data[-1] >> 4));
+	}
 	for (start = 0, i = 0; i < ntok; i++)
 		if (data[i] == 255 || i + 1 == ntok) {
 			pack_data(&k, data + start, i + 1 - start);
