@@ -139,11 +139,14 @@ static void
 plain_segments(unsigned char *seg, unsigned sw, const unsigned char *p,
     unsigned w)
 {
-	uint64_t id = 1, i;
+	const size_t R = (size_t)opt.len + 1;
+	size_t i, e;
+	uint64_t id;
 
-	for (i = 0; i <= opt.len; i++) {
-		pack_put(seg + i * sw, sw, id);
-		id += token(p + i * w, w) == opt.eot;
+	for (i = 0, id = 1; i < R; i += e, id++) {
+		e = scan_find(p + i * w, R - i, w, opt.eot);
+		e += e < R - i;		/* the id ends its segment */
+		pack_fill(seg + i * sw, sw, e, id);
 	}
 }
 

@@ -28,6 +28,27 @@ pack_put(unsigned char *p, unsigned w, uint64_t v)
 	}
 }
 
+uint64_t
+pack_get(const unsigned char *p, unsigned w)
+{
+	return w == 1 ? p[0] : w == 2 ? pskd_get_le16(p) : w == 4 ?
+	    pskd_get_le32(p) : pskd_get_le64(p);
+}
+
+/* n values v of width w from p on (little-endian, as x86 and ARM store). */
+void
+pack_fill(unsigned char *p, unsigned w, uint64_t n, uint64_t v)
+{
+	uint64_t i;
+
+	if (n == 0)
+		return;
+	pack_put(p, w, v);
+	/* then doubling copies of what is filled: memcpy's vector code */
+	for (i = 1; i < n; i *= 2)
+		memcpy(p + i * w, p, (size_t)((n - i < i ? n - i : i) * w));
+}
+
 void
 pack_init(struct pack *k, enum pack_mode mode, uint64_t R, unsigned w,
     size_t nbuf, uint64_t pad, void (*emit)(void *, const struct pack_row *),
@@ -99,11 +120,10 @@ static void
 emit_row(struct pack *k)
 {
 	struct pack_row row;
-	uint64_t i;
 
 	if (k->w > 0)
-		for (i = k->p; i < k->R; i++)
-			memcpy(k->row + i * k->w, k->pad, k->w);
+		pack_fill(k->row + k->p * k->w, k->w, k->R - k->p,
+		    pack_get(k->pad, k->w));
 	k->c.padded += k->R - k->p;
 	k->c.kept += k->p - (uint64_t)k->ov;
 	k->c.rows++;
@@ -145,22 +165,16 @@ void
 pack_segments(unsigned char *out, unsigned sw, uint64_t R,
     const uint64_t *len, size_t npieces)
 {
-	uint64_t at = 0, i, e;
+	uint64_t at = 0;
 	size_t j;
 
-	for (j = 0; j < npieces; j++)
-		for (e = at + len[j]; at < e; at++)
-			pack_put(out + at * sw, sw, j + 1);
-	for (i = at; i < R; i++)
-		pack_put(out + i * sw, sw, 0);
+	for (j = 0; j < npieces; j++) {
+		pack_fill(out + at * sw, sw, len[j], j + 1);
+		at += len[j];
+	}
+	pack_fill(out + at * sw, sw, R - at, 0);
 }
 
-static uint64_t
-get_id(const unsigned char *p, unsigned w)
-{
-	return w == 1 ? p[0] : w == 2 ? pskd_get_le16(p) : w == 4 ?
-	    pskd_get_le32(p) : pskd_get_le64(p);
-}
 
 int
 pack_segments_read(const unsigned char *p, unsigned sw, uint64_t R,
@@ -169,7 +183,7 @@ pack_segments_read(const unsigned char *p, unsigned sw, uint64_t R,
 	uint64_t i, id, last = 0, pad = 0;
 
 	for (i = 0; i < R; i++, p += sw) {
-		id = get_id(p, sw);
+		id = pack_get(p, sw);
 		if (pad || id == 0) {
 			if (i == 0 || id != 0)
 				return -1;

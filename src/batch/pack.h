@@ -97,8 +97,11 @@ void	pack_doc_end(struct pack *k);
 void	pack_finish(struct pack *k);
 void	pack_free(struct pack *k);
 
-/* v as a little-endian integer of w bytes (1, 2, 4 or 8) at p. */
+/* v as a little-endian integer of w bytes (1, 2, 4 or 8) at p, and back. */
 void	pack_put(unsigned char *p, unsigned w, uint64_t v);
+uint64_t pack_get(const unsigned char *p, unsigned w);
+/* n of them, all v, from p on. */
+void	pack_fill(unsigned char *p, unsigned w, uint64_t n, uint64_t v);
 /* Write the segment ids of a row (pskd-window(1)) as R ids of width sw. */
 void	pack_segments(unsigned char *out, unsigned sw, uint64_t R,
 	    const uint64_t *len, size_t npieces);
