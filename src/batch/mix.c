@@ -243,8 +243,8 @@ mix_seek(struct mix *x, uint64_t t)
 	x->t = t;
 }
 
-size_t
-mix_step(struct mix *x, uint64_t *draw)
+static inline size_t
+step(struct mix *x, uint64_t *draw)
 {
 	struct mix_node *n;
 	int v = x->root;
@@ -262,6 +262,12 @@ mix_step(struct mix *x, uint64_t *draw)
 	*draw = x->src[s].cnt++;
 	x->t++;
 	return s;
+}
+
+size_t
+mix_step(struct mix *x, uint64_t *draw)
+{
+	return step(x, draw);
 }
 
 /*
@@ -309,33 +315,56 @@ mix_sample(struct mix *x, size_t s, uint64_t draw)
 	return pskd_perm_at(&x->src[s].perm, x->src[s].r);
 }
 
+/*
+ * The samples of the items listed by source (their places in the block
+ * and positions in the source's permutation): a source at a time, so that
+ * its permutation is computed a block at a time.
+ */
+static void
+samples(struct mix *x, uint64_t *sample)
+{
+	struct mix_src *src;
+	size_t s, j;
+
+	for (s = 0; s < x->k; s++) {
+		src = &x->src[s];
+		if (src->nlist == 0)
+			continue;
+		pskd_perm_list(&src->perm, src->list, src->nlist, src->list);
+		for (j = 0; j < src->nlist; j++)
+			sample[src->at[j]] = src->list[j];
+		src->nlist = 0;
+	}
+}
+
 void
 mix_draws(struct mix *x, uint64_t rank, uint64_t world, uint64_t u,
     size_t count, uint32_t *src, uint64_t *sample)
 {
-	const struct pskd_perm *pp[MIX_BLOCK];
-	uint64_t pos[MIX_BLOCK], t, draw;
-	size_t i, s, first = 0;
+	struct mix_src *m;
+	uint64_t t, draw;
+	size_t i, s;
 
 	for (i = 0; i < count; i++) {
-		t = mix_slice(x, rank, world, u + i);
-		if (t < x->t || t - x->t > 64)
-			mix_seek(x, t);
-		while (x->t < t)
-			(void)mix_step(x, &draw);
-		s = mix_step(x, &draw);
+		t = world == 1 ? u + i : mix_slice(x, rank, world, u + i);
+		if (t != x->t) {
+			if (t < x->t || t - x->t > 64)
+				mix_seek(x, t);
+			while (x->t < t)
+				(void)step(x, &draw);
+		}
+		s = step(x, &draw);
 		if (locate(x, s, draw)) {
 			/* The samples before use the permutation as it was. */
-			pskd_perm_many(pp + first, pos + first, i - first,
-			    sample + first);
-			first = i;
+			samples(x, sample);
 			reinit(x, s);
 		}
-		pp[i] = &x->src[s].perm;
-		pos[i] = x->src[s].r;
+		m = &x->src[s];
+		m->at[m->nlist] = (uint32_t)i;
+		m->list[m->nlist++] = m->r;
 		src[i] = (uint32_t)s;
 	}
-	pskd_perm_many(pp + first, pos + first, count - first, sample + first);
+	samples(x, sample);
 }
 
 uint64_t

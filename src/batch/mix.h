@@ -20,6 +20,7 @@
 #include "batch/perm.h"
 
 #define MIX_MAXSRC	256
+#define MIX_BLOCK	256	/* positions mix_draws computes at a time */
 #define MIX_MAXWEIGHT	((uint64_t)1 << 31)	/* sum of reduced weights */
 
 struct mix_node {
@@ -43,6 +44,10 @@ struct mix_src {
 	uint64_t	 last;		/* cnt of the last draw (r, q valid) */
 	int		 ready;
 	struct pskd_perm perm;		/* for 1 + q */
+	/* mix_draws: this source's items of the block, not yet computed */
+	uint64_t	 list[MIX_BLOCK];	/* positions in perm */
+	uint32_t	 at[MIX_BLOCK];		/* places in the block */
+	size_t		 nlist;
 };
 
 struct mix {
@@ -85,7 +90,6 @@ uint64_t mix_sample(struct mix *x, size_t s, uint64_t draw);
  * rank of world, from its position u on: the same as mix_slice, mix_step
  * and mix_sample one by one, computed a block at a time.
  */
-#define MIX_BLOCK	256
 void	mix_draws(struct mix *x, uint64_t rank, uint64_t world, uint64_t u,
 	    size_t count, uint32_t *src, uint64_t *sample);
 /*

@@ -6,7 +6,9 @@
  * to four sources whatever the weights; weights parse as pskd-mix(1) says;
  * the draws of a source follow its own permutation, epoch after epoch.
  *
- *   test-mix bench N         ns per position (source and sample) over N
+ *   test-mix bench N         ns per position (source and sample) over N,
+ *                            of sources of 10^8 samples each, as test-perm
+ *                            bench 100000000 times the permutation
  */
 #include <math.h>
 #include <stdio.h>
@@ -152,7 +154,8 @@ main(int argc, char **argv)
 
 	if (argc == 3 && strcmp(argv[1], "bench") == 0) {
 		static struct mix x;
-		uint64_t n[4] = { 10000000, 300000000, 1000, 77777 };
+		uint64_t n[4] = { 100000000, 100000000, 100000000,
+		    100000000 };
 		uint64_t w[4] = { 700000000, 300000000, 50000000, 20000000 };
 		uint64_t len = strtoull(argv[2], NULL, 0), t, sum = 0;
 		struct timespec t0, t1;
