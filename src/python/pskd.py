@@ -14,7 +14,15 @@ importable):
                              state_dict / load_state_dict for resuming
     loader(dataset, batch_size, seed, ...)
                              a DataLoader that yields exactly the batches
-                             of pskd-shuffle -B
+                             of pskd-shuffle -B (of pskd-mix -B over a
+                             PskdMix)
+    position_ids(seg), attention_mask(seg), cu_seqlens(seg),
+    loss_mask(seg)           from the segment ids of pskd-window
+                             --segments, what a trainer needs
+    Mix(counts, weights, seed, epoch, length), mix_order(...)
+                             pskd-mix's order
+    PskdMix([(path, weight), ...]), PskdMixSampler, PskdMixBatchSampler
+                             a mixture as a dataset, and its samplers
     write(path, type, samples, encodings=None)
                              a .psk.d file, the bytes pskd-pack writes
 
@@ -39,7 +47,9 @@ except ImportError:
 
 __all__ = ["PskdError", "Header", "Leaf", "read_header", "PskdDataset",
            "permutation", "PskdSampler", "PskdBatchSampler", "loader",
-           "write"]
+           "position_ids", "attention_mask", "cu_seqlens", "loss_mask",
+           "Mix", "mix_order", "PskdMix", "PskdMixSampler",
+           "PskdMixBatchSampler", "write"]
 
 MAGIC = b"PSKD"
 COUNT_STREAM = 2**64 - 1
