@@ -152,10 +152,6 @@ open_source(size_t s, const char *arg, uint64_t *nano)
 		pskd_usage_error(NULL);
 	}
 	names[s] = pskd_xstrndup(arg, (size_t)(colon - arg));
-	if (strcmp(names[s], "-") == 0)
-		pskd_errx(PSKD_EXIT_USAGE, "-: the order needs random access: "
-		    "give a file, not standard input (pskd-pack -o FILE "
-		    "makes one)");
 	if (emit_src_open(&src[s], names[s], &perr) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s: %s", names[s], perr.msg);
 	if (src[s].f.h.count == 0)
@@ -197,7 +193,8 @@ main(int argc, char **argv)
 	};
 	struct pskd_output o;
 	uint64_t nano[MIX_MAXSRC], n[MIX_MAXSRC];
-	uint64_t m, avail, nout, per, rest = 0, total = 0;
+	struct emit_plan plan;
+	uint64_t total = 0;
 	char err[256];
 	size_t s, k;
 	int c;
@@ -254,31 +251,16 @@ main(int argc, char **argv)
 			    "more or fewer than its share", names[s],
 			    mix.src[s].bound);
 
-	m = opt.len / opt.world;
-	if (opt.start > m)
-		pskd_errx(PSKD_EXIT_DATA, "--start %llu is past the end of "
-		    "rank %llu's %llu positions", (unsigned long long)opt.start,
-		    (unsigned long long)opt.rank, (unsigned long long)m);
-	avail = m - opt.start;
-	per = opt.batch ? opt.batch : 1;
-	nout = avail / per;
-	if (opt.batch)
-		rest = avail % per;
-	if (opt.take_set && opt.take <= nout) {
-		nout = opt.take;
-		rest = 0;
-	}
+	emit_plan(&plan, opt.len, opt.rank, opt.world, opt.start, opt.batch,
+	    opt.take_set, opt.take, NULL, "positions");
 	next_u = opt.start;
-	blk.left = nout * per;
+	blk.left = plan.nout * plan.per;
 	pskd_output_open(&o, opt.output, !opt.indices);
 	if (opt.indices)
-		print_indices(&o, nout, per);
+		print_indices(&o, plan.nout, plan.per);
 	else
-		write_samples(&o, nout, per);
-	if (rest > 0)
-		pskd_warnx("dropped the short last batch (%llu of %llu "
-		    "samples)", (unsigned long long)rest,
-		    (unsigned long long)per);
+		write_samples(&o, plan.nout, plan.per);
+	emit_rest(&plan, NULL);
 	for (s = 0; s < k; s++) {
 		emit_src_close(&src[s]);
 		free(names[s]);

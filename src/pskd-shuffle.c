@@ -143,7 +143,7 @@ main(int argc, char **argv)
 	struct emit_src f;
 	struct pskd_error perr;
 	struct pskd_perm p;
-	uint64_t m, avail, nout, per, rest = 0;
+	struct emit_plan plan;
 	int c;
 
 	pskd_init(argv, usage_text);
@@ -177,41 +177,20 @@ main(int argc, char **argv)
 		    (unsigned long long)opt.world);
 		pskd_usage_error(NULL);
 	}
-	if (strcmp(argv[0], "-") == 0)
-		pskd_errx(PSKD_EXIT_USAGE, "-: the order needs random access: "
-		    "give a file, not standard input (pskd-pack -o FILE "
-		    "makes one)");
-
 	if (emit_src_open(&f, argv[0], &perr) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s: %s", argv[0], perr.msg);
-	m = f.f.h.count / opt.world;
-	if (opt.start > m)
-		pskd_errx(PSKD_EXIT_DATA, "%s: --start %llu is past the end of "
-		    "rank %llu's %llu samples", argv[0],
-		    (unsigned long long)opt.start,
-		    (unsigned long long)opt.rank, (unsigned long long)m);
-	avail = m - opt.start;
-	per = opt.batch ? opt.batch : 1;
-	nout = avail / per;
-	if (opt.batch)
-		rest = avail % per;
-	if (opt.take_set && opt.take <= nout) {
-		nout = opt.take;
-		rest = 0;
-	}
+	emit_plan(&plan, f.f.h.count, opt.rank, opt.world, opt.start,
+	    opt.batch, opt.take_set, opt.take, argv[0], "samples");
 
 	pskd_output_open(&o, opt.output, !opt.indices);
 	pskd_perm_init(&p, f.f.h.count, opt.seed, opt.epoch);
 	order.p = &p;
 	order.next = opt.start;
 	if (opt.indices)
-		print_indices(&o, nout, per);
+		print_indices(&o, plan.nout, plan.per);
 	else
-		write_samples(&o, &f, nout, per);
-	if (rest > 0)
-		pskd_warnx("%s: dropped the short last batch (%llu of %llu "
-		    "samples)", argv[0], (unsigned long long)rest,
-		    (unsigned long long)per);
+		write_samples(&o, &f, plan.nout, plan.per);
+	emit_rest(&plan, argv[0]);
 	emit_src_close(&f);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pskd.h"
+#include "batch/pack.h"
 #include "stats/collect.h"
 #include "stats/stats.h"
 
@@ -244,19 +245,11 @@ main(int argc, char **argv)
 			pskd_mode_set(&opt.pack, STATS_PACK_PLAIN, "--stride");
 			break;
 		case OPT_ALIGN:
-			if (strcmp(optarg, "bos") != 0) {
-				pskd_warnx("--align %s: unknown alignment "
-				    "(bos)", optarg);
-				pskd_usage_error(NULL);
-			}
+			(void)pack_option("--align", optarg);
 			pskd_mode_set(&opt.pack, STATS_PACK_BOS, "--align");
 			break;
 		case OPT_PACK:
-			if (strcmp(optarg, "best-fit") != 0) {
-				pskd_warnx("--pack %s: unknown packing "
-				    "(best-fit)", optarg);
-				pskd_usage_error(NULL);
-			}
+			(void)pack_option("--pack", optarg);
 			pskd_mode_set(&opt.pack, STATS_PACK_BESTFIT, "--pack");
 			break;
 		case OPT_BUFFER:

@@ -349,19 +349,11 @@ main(int argc, char **argv)
 	    NULL)) != -1) {
 		switch (c) {
 		case OPT_ALIGN:
-			if (strcmp(optarg, "bos") != 0) {
-				pskd_warnx("--align %s: unknown alignment "
-				    "(bos)", optarg);
-				pskd_usage_error(NULL);
-			}
+			(void)pack_option("--align", optarg);
 			pskd_mode_set(&opt.mode, MODE_ALIGN, "--align");
 			break;
 		case OPT_PACK:
-			if (strcmp(optarg, "best-fit") != 0) {
-				pskd_warnx("--pack %s: unknown packing "
-				    "(best-fit)", optarg);
-				pskd_usage_error(NULL);
-			}
+			(void)pack_option("--pack", optarg);
 			pskd_mode_set(&opt.mode, MODE_BESTFIT, "--pack");
 			break;
 		case 'N':

@@ -18,9 +18,44 @@
 
 #include "batch/emit.h"
 
+void
+emit_plan(struct emit_plan *p, uint64_t n, uint64_t rank, uint64_t world,
+    uint64_t start, uint64_t batch, int take_set, uint64_t take,
+    const char *name, const char *unit)
+{
+	uint64_t m = n / world, avail;
+
+	if (start > m)
+		pskd_errx(PSKD_EXIT_DATA, "%s%s--start %llu is past the end of "
+		    "rank %llu's %llu %s", name ? name : "", name ? ": " : "",
+		    (unsigned long long)start, (unsigned long long)rank,
+		    (unsigned long long)m, unit);
+	avail = m - start;
+	p->per = batch ? batch : 1;
+	p->nout = avail / p->per;
+	p->rest = batch ? avail % p->per : 0;
+	if (take_set && take <= p->nout) {
+		p->nout = take;
+		p->rest = 0;
+	}
+}
+
+void
+emit_rest(const struct emit_plan *p, const char *name)
+{
+	if (p->rest > 0)
+		pskd_warnx("%s%sdropped the short last batch (%llu of %llu "
+		    "samples)", name ? name : "", name ? ": " : "",
+		    (unsigned long long)p->rest, (unsigned long long)p->per);
+}
+
 int
 emit_src_open(struct emit_src *s, const char *path, struct pskd_error *e)
 {
+	if (strcmp(path, "-") == 0)
+		pskd_errx(PSKD_EXIT_USAGE, "-: the order needs random access: "
+		    "give a file, not standard input (pskd-pack -o FILE "
+		    "makes one)");
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
 	if (pskd_file_open(&s->f, path, e) == -1)

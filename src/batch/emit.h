@@ -31,7 +31,27 @@ struct emit {
 	uint64_t	 nb;		/* samples of the batch so far */
 };
 
-/* Open (path) for reading its samples; -1 with e set. */
+/*
+ * What a run writes of an epoch of n positions: rank's slice of world
+ * (floor(n / world) positions), from start on, in batches of batch (0:
+ * none), the first take of them (take_set): nout samples or batches of
+ * per samples, and rest left over, fewer than a batch.  A start past the
+ * end of the slice exits 1 ("NAME: --start ..."; name NULL: no NAME).
+ */
+struct emit_plan {
+	uint64_t	 nout, per, rest;
+};
+
+void	emit_plan(struct emit_plan *p, uint64_t n, uint64_t rank,
+	    uint64_t world, uint64_t start, uint64_t batch, int take_set,
+	    uint64_t take, const char *name, const char *unit);
+/* Say that the short last batch was dropped, if one was. */
+void	emit_rest(const struct emit_plan *p, const char *name);
+
+/*
+ * Open (path) for reading its samples; -1 with e set.  "-" (standard
+ * input, which cannot be read in random order) exits 2.
+ */
 int	emit_src_open(struct emit_src *s, const char *path,
 	    struct pskd_error *e);
 void	emit_src_close(struct emit_src *s);

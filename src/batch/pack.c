@@ -104,6 +104,19 @@ pack_free(struct pack *k)
 	memset(k, 0, sizeof(*k));
 }
 
+enum pack_mode
+pack_option(const char *flag, const char *arg)
+{
+	int align = strcmp(flag, "--align") == 0;
+
+	if (strcmp(arg, align ? "bos" : "best-fit") != 0) {
+		pskd_warnx("%s %s: unknown %s (%s)", flag, arg, align ?
+		    "alignment" : "packing", align ? "bos" : "best-fit");
+		pskd_usage_error(NULL);
+	}
+	return align ? PACK_ALIGN : PACK_BESTFIT;
+}
+
 /* ---- rows ----------------------------------------------------------- */
 
 static void

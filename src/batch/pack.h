@@ -89,6 +89,11 @@ struct pack {
 void	pack_init(struct pack *k, enum pack_mode mode, uint64_t R, unsigned w,
 	    size_t nbuf, uint64_t pad,
 	    void (*emit)(void *, const struct pack_row *), void *arg);
+/*
+ * The argument of --align (bos) or --pack (best-fit), flag naming which:
+ * its mode, or "FLAG ARG: unknown ..." and the usage text (exit 2).
+ */
+enum pack_mode pack_option(const char *flag, const char *arg);
 /* n more tokens of the document in progress (tok NULL when w is 0). */
 void	pack_data(struct pack *k, const unsigned char *tok, uint64_t n);
 /* The document in progress ends (a document of no tokens is none). */
