@@ -155,7 +155,8 @@ FUZZTIME = 60
 fuzz: deps
 	@mkdir -p build/fuzz
 	@for f in $(FUZZERS); do \
-	    clang $(PSKD_CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined \
+	    clang $(PSKD_CPPFLAGS) -DPSKD_VERSION=\"$(VERSION)\" -g -O1 \
+	        -fsanitize=fuzzer,address,undefined \
 	        -o build/fuzz/fuzz-$$f tests/fuzz/fuzz-$$f.c \
 	        $(LIBSRC) $(FAMSRC) $(LIBS) || exit 1; \
 	    mkdir -p build/fuzz/corpus-$$f; \

@@ -1,0 +1,212 @@
+/*
+ * c4.c - the C4 rules (Raffel et al. 2020, section 2.2, and the TFDS
+ * c4_utils code), in the order and with the defaults of datatrove's
+ * C4QualityFilter: line by line (str.splitlines, or its sentences), a line
+ * is left out for a word over 1000 characters, no terminal punctuation
+ * (after removing citations like "[1]"), fewer than 3 words, "javascript"
+ * or a policy phrase; a document is dropped for "lorem ipsum" or "{" in a
+ * line that got that far, or fewer than 5 sentences in the lines kept.
+ * The lines kept, joined, are the text c4 passes on.
+ */
+#include <string.h>
+
+#include "quality/quality.h"
+
+static const char *const policy[] = {
+	"terms of use", "privacy policy", "cookie policy", "uses cookies",
+	"use of cookies", "use cookies",
+};
+
+/* Python's line.split(): the number of words and the longest, in cps. */
+static void
+split_words(const unsigned char *p, size_t n, size_t *nwords, size_t *maxlen)
+{
+	size_t i = 0, len, cps = 0;
+	uint32_t c;
+	int in = 0;
+
+	*nwords = *maxlen = 0;
+	while (i < n) {
+		len = q_cp(p + i, n - i, &c);
+		i += len;
+		if (q_isspace(c)) {
+			in = 0;
+			continue;
+		}
+		if (!in) {
+			(*nwords)++;
+			cps = 0;
+			in = 1;
+		}
+		if (++cps > *maxlen)
+			*maxlen = cps;
+	}
+}
+
+/*
+ * The line without the citations of \[\d*]|\[edit]|\[citation needed]
+ * (\d: any decimal digit, as Python's re), into b.
+ */
+static void
+uncite(struct pskd_buf *b, const unsigned char *p, size_t n)
+{
+	size_t i = 0, j, len;
+	uint32_t c;
+
+	b->len = 0;
+	while (i < n) {
+		const unsigned char *q = memchr(p + i, '[', n - i);
+
+		if (q == NULL)
+			break;
+		pskd_buf_add(b, p + i, (size_t)(q - p) - i);
+		i = (size_t)(q - p);
+		for (j = i + 1; j < n; j += len) {
+			len = q_cp(p + j, n - j, &c);
+			if (!q_isdigit(c))
+				break;
+		}
+		if (j < n && p[j] == ']') {
+			i = j + 1;
+			continue;
+		}
+		if (n - i >= 6 && memcmp(p + i, "[edit]", 6) == 0) {
+			i += 6;
+			continue;
+		}
+		if (n - i >= 17 && memcmp(p + i, "[citation needed]", 17) == 0) {
+			i += 17;
+			continue;
+		}
+		pskd_buf_addc(b, '[');
+		i++;
+	}
+	pskd_buf_add(b, p + i, n - i);
+}
+
+/* Ends in . ? ! " ' and not in "...". */
+static int
+terminal(const unsigned char *p, size_t n)
+{
+	if (n == 0 || !strchr(".?!\"'", p[n - 1]))
+		return 0;
+	return !(n >= 3 && memcmp(p + n - 3, "...", 3) == 0);
+}
+
+/*
+ * Which phrases a line can hold (1 lorem ipsum, 2 javascript, 4 a policy
+ * phrase; curly: '{'): a line, stripped and without its citations, is a
+ * piece of the whole text without its citations (no citation holds a
+ * line break, none starts or ends with white space), lowercased as the
+ * whole is.
+ */
+static void
+phrases(struct q_text *t, const struct q_settings *s, int *any, int *curly)
+{
+	size_t k;
+
+	if (s->remove_citations && memchr(t->p, '[', t->n)) {
+		uncite(&t->buf, t->p, t->n);
+		q_lower(&t->lower, t->buf.p, t->buf.len);
+	} else
+		q_lower(&t->lower, t->p, t->n);
+	*any = q_contains(t->lower.p, t->lower.len, "lorem ipsum") |
+	    q_contains(t->lower.p, t->lower.len, "javascript") << 1;
+	for (k = 0; k < sizeof(policy) / sizeof(policy[0]); k++)
+		if (q_contains(t->lower.p, t->lower.len, policy[k]))
+			*any |= 4;
+	*curly = memchr(t->p, '{', t->n) != NULL;
+}
+
+int
+q_c4(struct q_text *t, struct q_seg *seg, const struct q_settings *s,
+    struct q_verdict *v, struct pskd_error *e)
+{
+	size_t i, k, a, b, nwords, maxlen, nsent = 0, nkept = 0, lno;
+	const unsigned char *line;
+	const struct q_spans *lines;
+	struct pskd_buf *cut = &t->buf;
+	const char *sep = s->split_paragraph ? "\n" : " ";
+	int any, curly;
+
+	v->name = NULL;
+	t->passed.len = 0;
+	if (s->split_paragraph)
+		lines = q_text_lines(t);
+	else if (q_sentences(seg, t->p, t->n, &t->lines2, e) == -1)
+		return -1;
+	else
+		lines = &t->lines2;
+	phrases(t, s, &any, &curly);
+	for (i = 0; i < lines->n; i++) {
+		lno = i + 1;
+		line = t->p + lines->v[i].off;
+		q_strip(line, lines->v[i].len, &a, &b);
+		line += a;
+		split_words(line, b - a, &nwords, &maxlen);
+		if (q_on(s->max_word_length) && (double)maxlen >
+		    s->max_word_length)
+			continue;
+		if (s->remove_citations)
+			uncite(cut, line, b - a);
+		else {
+			cut->len = 0;
+			pskd_buf_add(cut, line, b - a);
+		}
+		if (s->filter_no_terminal_punct && !terminal(cut->p, cut->len))
+			continue;
+		if (q_on(s->min_words_per_line) && (double)nwords <
+		    s->min_words_per_line)
+			continue;
+		if (any)
+			q_lower(&t->lower, cut->p, cut->len);
+		if (s->filter_lorem_ipsum && (any & 1) && q_contains(t->lower.p,
+		    t->lower.len, "lorem ipsum")) {
+			q_verdict_set(v, "lorem_ipsum", (double)lno, 0);
+			strcpy(v->against, "lorem ipsum");
+			return 0;
+		}
+		if (s->filter_javascript && (any & 2) && q_contains(t->lower.p,
+		    t->lower.len, "javascript"))
+			continue;
+		if (s->filter_curly_bracket && curly &&
+		    memchr(cut->p, '{', cut->len)) {
+			q_verdict_set(v, "curly_bracket", (double)lno, 0);
+			strcpy(v->against, "{");
+			return 0;
+		}
+		if (s->filter_policy && (any & 4)) {
+			for (k = 0; k < sizeof(policy) / sizeof(policy[0]); k++)
+				if (q_contains(t->lower.p, t->lower.len,
+				    policy[k]))
+					break;
+			if (k < sizeof(policy) / sizeof(policy[0]))
+				continue;
+		}
+		/* past the minimum the count decides nothing: not counted */
+		if (q_on(s->min_num_sentences) &&
+		    (double)nsent < s->min_num_sentences) {
+			if (!s->split_paragraph)
+				nsent++;
+			else if (q_sentence_count(seg, cut->p, cut->len,
+			    (size_t)s->min_num_sentences - nsent, &k, e) == -1)
+				return -1;
+			else
+				nsent += k;
+		}
+		if (nkept++ > 0)
+			pskd_buf_add(&t->passed, sep, 1);
+		pskd_buf_add(&t->passed, cut->p, cut->len);
+	}
+	if (q_on(s->min_num_sentences) && (double)nsent < s->min_num_sentences) {
+		q_verdict_set(v, "too_few_sentences", (double)nsent,
+		    s->min_num_sentences);
+		return 0;
+	}
+	/* .strip() of the join: its lines are stripped, but may be empty */
+	q_strip(t->passed.p, t->passed.len, &a, &b);
+	if (a > 0)
+		memmove(t->passed.p, t->passed.p + a, b - a);
+	t->passed.len = b - a;
+	return 0;
+}

@@ -1,0 +1,305 @@
+/*
+ * seg.c - words and sentences: ICU's break iterators (UAX #29 word and
+ * sentence boundaries, the root locale's rules, with ICU's dictionaries
+ * for the scripts written without spaces) over the UTF-8 text itself.
+ * The segments between two word boundaries, each stripped of white space
+ * as Python's str.strip() strips it, are the words; the sentences are cut
+ * at the sentence boundaries.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <unicode/ubrk.h>
+#include <unicode/uclean.h>
+#include <unicode/utext.h>
+#include <unicode/uversion.h>
+
+#include "quality/quality.h"
+
+struct q_seg {
+	UBreakIterator	*word, *sent;
+	UText		*ut;
+	int		 icu_only;	/* no ASCII path (tests) */
+};
+
+struct q_seg *
+q_seg_open(struct pskd_error *e)
+{
+	struct q_seg *s = pskd_xcalloc(1, sizeof(*s));
+	UErrorCode u = U_ZERO_ERROR;
+
+	s->word = ubrk_open(UBRK_WORD, "", NULL, 0, &u);
+	if (U_SUCCESS(u))
+		s->sent = ubrk_open(UBRK_SENTENCE, "", NULL, 0, &u);
+	if (U_FAILURE(u)) {
+		pskd_error_set(e, 0, "ICU break iterators: %s", u_errorName(u));
+		q_seg_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+void
+q_seg_close(struct q_seg *s)
+{
+	if (s == NULL)
+		return;
+	if (s->word)
+		ubrk_close(s->word);
+	if (s->sent)
+		ubrk_close(s->sent);
+	if (s->ut)
+		utext_close(s->ut);
+	free(s);
+}
+
+const char *
+q_icu_version(void)
+{
+	return U_ICU_VERSION;
+}
+
+/* The iterator bi set on t[0..n); -1 with e set. */
+static int
+set_text(struct q_seg *s, UBreakIterator *bi, const unsigned char *t,
+    size_t n, struct pskd_error *e)
+{
+	UErrorCode u = U_ZERO_ERROR;
+
+	if (n > INT32_MAX) {
+		pskd_error_set(e, 0, "a text of %zu bytes: ICU's break "
+		    "iterators take at most 2 GiB", n);
+		return -1;
+	}
+	s->ut = utext_openUTF8(s->ut, (const char *)t, (int64_t)n, &u);
+	if (U_SUCCESS(u))
+		ubrk_setUText(bi, s->ut, &u);
+	if (U_FAILURE(u)) {
+		pskd_error_set(e, 0, "ICU: %s", u_errorName(u));
+		return -1;
+	}
+	return 0;
+}
+
+/* The words of t[a..b) by ICU, their offsets from t. */
+static int
+icu_words(struct q_seg *s, const unsigned char *t, size_t a, size_t b,
+    struct q_spans *out, struct pskd_error *e)
+{
+	int32_t prev = 0, cur;
+	const unsigned char *p = t + a;
+	size_t x, y;
+
+	if (set_text(s, s->word, p, b - a, e) == -1)
+		return -1;
+	while ((cur = ubrk_next(s->word)) != UBRK_DONE) {
+		/* A segment of one ASCII byte: a word unless white space. */
+		if (cur == prev + 1 && p[prev] < 0x80) {
+			if (!q_isspace(p[prev]))
+				q_spans_add(out, a + (size_t)prev, 1, 1);
+			prev = cur;
+			continue;
+		}
+		q_strip(p + prev, (size_t)(cur - prev), &x, &y);
+		if (y > x)
+			q_spans_add(out, a + (size_t)prev + x, y - x,
+			    q_cplen(p + prev + x, y - x));
+		prev = cur;
+	}
+	return 0;
+}
+
+/*
+ * The word classes of ASCII in ICU 72's root rules (UAX #29 with CLDR's
+ * changes): letters and '@' (an ALetter in CLDR's rules), digits,
+ * ExtendNumLet '_', MidNumLet '.', MidNum ',' ';', Single_Quote '\''; ':'
+ * is no MidLetter there (CLDR took it out); Python's white space among the
+ * others; the rest.
+ */
+enum { C_O, C_L, C_N, C_E, C_MNL, C_MN, C_SQ, C_SP, C_SPLIT, C_HIGH };
+
+/* By byte: C_SPLIT for the white space that splits chunks, C_HIGH >= 0x80. */
+static unsigned char wclass[256];
+
+static void
+wclass_init(void)
+{
+	int c;
+
+	for (c = 0; c < 256; c++) {
+		if (c >= 0x80)
+			wclass[c] = C_HIGH;
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
+			wclass[c] = C_L;
+		else if (c >= '0' && c <= '9')
+			wclass[c] = C_N;
+		else if (c == ' ' || (c >= '\t' && c <= '\r'))
+			wclass[c] = C_SPLIT;
+		else if (q_isspace((uint32_t)c))
+			wclass[c] = C_SP;
+		else
+			wclass[c] = C_O;
+	}
+	wclass['_'] = C_E;
+	wclass['@'] = C_L;
+	wclass['.'] = C_MNL;
+	wclass[','] = wclass[';'] = C_MN;
+	wclass['\''] = C_SQ;
+}
+
+static int
+wordish(unsigned c)
+{
+	return c == C_L || c == C_N || c == C_E;
+}
+
+/*
+ * The words of the chunk from t[k], as ICU's rules cut ASCII: letters
+ * (and '@'), digits and '_' hold together (WB5, WB8-10, WB13a-b), as do a
+ * letter, '.' or '\'' and a letter (WB6-7) and a digit, ',' ';' '.' or
+ * '\'' and a digit (WB11-12); every other character is a segment of its
+ * own (WB999).  Returns where the chunk ends (at white space that splits
+ * chunks, or n), or, at a byte of another character, (size_t)-1 - that
+ * byte's offset, with the chunk's words not all added.
+ */
+static size_t
+ascii_chunk(const unsigned char *t, size_t k, size_t n, struct q_spans *out)
+{
+	size_t j;
+	unsigned c, m, prev, next;
+
+	while (k < n) {
+		c = wclass[t[k]];
+		if (c == C_SPLIT)
+			return k;
+		if (c == C_HIGH)
+			return (size_t)-1 - k;
+		if (c == C_SP) {
+			k++;
+			continue;
+		}
+		if (!wordish(c)) {
+			q_spans_add(out, k, 1, 1);
+			k++;
+			continue;
+		}
+		for (j = k + 1;;) {
+			while (j < n && wordish(wclass[t[j]]))
+				j++;
+			if (j + 1 >= n)
+				break;
+			m = wclass[t[j]];
+			prev = wclass[t[j - 1]];
+			next = wclass[t[j + 1]];
+			if ((prev == C_L && next == C_L && (m == C_MNL ||
+			    m == C_SQ)) || (prev == C_N && next == C_N &&
+			    (m == C_MN || m == C_MNL || m == C_SQ))) {
+				j += 2;
+				continue;
+			}
+			break;
+		}
+		q_spans_add(out, k, j - k, j - k);
+		k = j;
+	}
+	return n;
+}
+
+/* The end of the chunk from i, and whether it has a byte >= 0x80. */
+static size_t
+chunk_end(const unsigned char *t, size_t i, size_t n, int *high)
+{
+	*high = 0;
+	for (; i < n && wclass[t[i]] != C_SPLIT; i++)
+		*high |= t[i] >= 0x80;
+	return i;
+}
+
+/*
+ * A chunk is a run without white space that splits chunks (space, \t to
+ * \r): UAX #29 breaks on both sides of it, no rule joins across it.  An
+ * ASCII chunk is cut by ascii_chunk; a run of chunks with other
+ * characters (and the white space between them) by ICU.  So the words
+ * are those ICU finds in the whole text.
+ */
+int
+q_words(struct q_seg *s, const unsigned char *t, size_t n,
+    struct q_spans *out, struct pskd_error *e)
+{
+	size_t i = 0, cs, ce, j, k, mark;
+	int high;
+
+	out->n = 0;
+	if (wclass['a'] != C_L)
+		wclass_init();
+	if (s->icu_only)
+		return n == 0 ? 0 : icu_words(s, t, 0, n, out, e);
+	while (i < n) {
+		while (i < n && wclass[t[i]] == C_SPLIT)
+			i++;
+		if (i == n)
+			break;
+		cs = i;
+		mark = out->n;
+		i = ascii_chunk(t, cs, n, out);
+		if (i <= n)
+			continue;
+		out->n = mark;		/* another character: ICU's */
+		ce = chunk_end(t, (size_t)-1 - i, n, &high);
+		for (;;) {	/* and the chunks with others after it */
+			for (j = ce; j < n && wclass[t[j]] == C_SPLIT; j++)
+				;
+			k = chunk_end(t, j, n, &high);
+			if (!high || k == j)
+				break;
+			ce = k;
+		}
+		if (icu_words(s, t, cs, ce, out, e) == -1)
+			return -1;
+		i = ce;
+	}
+	return 0;
+}
+
+void
+q_seg_icu_only(struct q_seg *s, int on)
+{
+	s->icu_only = on;
+}
+
+int
+q_sentence_count(struct q_seg *s, const unsigned char *t, size_t n,
+    size_t limit, size_t *count, struct pskd_error *e)
+{
+	*count = 0;
+	if (n == 0) {
+		*count = 1;
+		return 0;
+	}
+	if (set_text(s, s->sent, t, n, e) == -1)
+		return -1;
+	while (*count < limit && ubrk_next(s->sent) != UBRK_DONE)
+		(*count)++;
+	return 0;
+}
+
+int
+q_sentences(struct q_seg *s, const unsigned char *t, size_t n,
+    struct q_spans *out, struct pskd_error *e)
+{
+	int32_t prev = 0, cur;
+
+	out->n = 0;
+	if (n == 0) {
+		q_spans_add(out, 0, 0, 0);
+		return 0;
+	}
+	if (set_text(s, s->sent, t, n, e) == -1)
+		return -1;
+	while ((cur = ubrk_next(s->sent)) != UBRK_DONE) {
+		q_spans_add(out, (size_t)prev, (size_t)(cur - prev),
+		    q_cplen(t + prev, (size_t)(cur - prev)));
+		prev = cur;
+	}
+	return 0;
+}

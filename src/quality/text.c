@@ -1,0 +1,88 @@
+/*
+ * text.c - a document's text as the rule sets share it: its code points
+ * and its words, each computed once; and the fields of a verdict.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quality/quality.h"
+
+void
+q_text_set(struct q_text *t, const unsigned char *p, size_t n)
+{
+	t->p = p;
+	t->n = n;
+	t->cps = q_cplen(p, n);
+	t->have_words = 0;
+	t->have_lines = 0;
+}
+
+const struct q_spans *
+q_text_lines(struct q_text *t)
+{
+	if (!t->have_lines)
+		q_splitlines(t->p, t->n, &t->plines);
+	t->have_lines = 1;
+	return &t->plines;
+}
+
+int
+q_text_words(struct q_text *t, struct q_seg *seg, struct pskd_error *e)
+{
+	if (t->have_words)
+		return 0;
+	if (q_words(seg, t->p, t->n, &t->words, e) == -1)
+		return -1;
+	t->have_words = 1;
+	t->gen++;
+	return 0;
+}
+
+void
+q_text_free(struct q_text *t)
+{
+	q_spans_free(&t->words);
+	q_spans_free(&t->plines);
+	q_spans_free(&t->lines);
+	q_spans_free(&t->lines2);
+	q_spans_free(&t->sents);
+	pskd_buf_free(&t->lower);
+	pskd_buf_free(&t->passed);
+	pskd_buf_free(&t->buf);
+	q_ngram_free(t);
+}
+
+void
+q_format_number(char *out, size_t size, double d)
+{
+	if (d == floor(d) && fabs(d) < 1e15)
+		snprintf(out, size, "%.0f", d);
+	else
+		pskd_format_double(out, size, d);
+}
+
+void
+q_verdict_set(struct q_verdict *v, const char *name, double what,
+    double against)
+{
+	v->name = name;
+	q_format_number(v->what, sizeof(v->what), what);
+	q_format_number(v->against, sizeof(v->against), against);
+}
+
+void
+q_verdict_str(struct q_verdict *v, const char *name, const char *what,
+    size_t whatlen, const char *against)
+{
+	size_t n = whatlen < sizeof(v->what) - 1 ? whatlen : sizeof(v->what) - 1;
+
+	/* Cut at a code point's start, so the field stays UTF-8. */
+	while (n > 0 && n < whatlen && ((unsigned char)what[n] & 0xc0) == 0x80)
+		n--;
+	v->name = name;
+	memcpy(v->what, what, n);
+	v->what[n] = '\0';
+	snprintf(v->against, sizeof(v->against), "%s", against);
+}

@@ -1,0 +1,2 @@
+cp "$TESTDIR/docs.jsonl" .
+pskd-filter -r c4 docs.jsonl > /dev/full

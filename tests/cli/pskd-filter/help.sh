@@ -1,0 +1,2 @@
+pskd-filter --help | head -n 5
+pskd-filter --version | sed 's/ .*//'

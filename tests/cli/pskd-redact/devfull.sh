@@ -1,0 +1,1 @@
+pskd-redact "$TESTDIR/docs.jsonl" > /dev/full

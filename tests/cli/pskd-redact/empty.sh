@@ -1,0 +1,1 @@
+pskd-redact < /dev/null | wc -c

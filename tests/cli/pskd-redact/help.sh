@@ -1,0 +1,2 @@
+pskd-redact --help | head -n 4
+pskd-redact --version | sed 's/ .*//'
