@@ -8,7 +8,8 @@
 #   pskd.loader over a PskdMix of three window files (0.6, 0.3, 0.1)
 #   against a plain torch ConcatDataset + WeightedRandomSampler over
 #   np.memmap datasets of the same files, 0 and 2 workers, batches of 32
-#   (goal: >= 2x the samples per second).
+#   (goal: >= 2x the samples per second, from the first batch on), and
+#   with workers what DataLoader alone passes of batches of that shape.
 # PSKD_BENCH_MIX_WINDOWS (default 100000 a file) sizes the files, which
 # stay in $PSKD_BENCH_DIR for the next run.
 set -eu
@@ -87,10 +88,22 @@ class Windows(torch.utils.data.Dataset):
         return (torch.from_numpy(row[:256].astype(np.int64)),
                 torch.from_numpy(row[256:].astype(np.int64)))
 
+class Empty(torch.utils.data.Dataset):
+    """A batch of windows of nothing: two new (B, 256) LongTensors an item,
+    what DataLoader's own passing of a batch between processes costs."""
+    def __len__(self):
+        return 1 << 30
+    def __getitem__(self, i):
+        return (torch.empty((B, 256), dtype=torch.int64),
+                torch.empty((B, 256), dtype=torch.int64))
+
 def rate(dl):
+    """Samples a second from the first batch on (the workers started)."""
+    it = iter(dl)
+    next(it)
     t = time.perf_counter()
     k = 0
-    for x, y in dl:
+    for x, y in it:
         k += 1
         if k == steps:
             break
@@ -98,7 +111,7 @@ def rate(dl):
 
 res = {}
 for workers in (0, 2):
-    for rnd in range(2):
+    for rnd in range(3):
         parts = [Windows(p) for p in paths]
         cat = torch.utils.data.ConcatDataset(parts)
         per = np.concatenate([np.full(len(p), w / len(p))
@@ -112,9 +125,17 @@ for workers in (0, 2):
         ours = pskd.loader(mix, B, seed=rnd, num_workers=workers)
         res.setdefault(("plain", workers), []).append(rate(plain))
         res.setdefault(("pskd", workers), []).append(rate(ours))
+        if workers:
+            res.setdefault(("floor", workers), []).append(rate(
+                torch.utils.data.DataLoader(Empty(), batch_size=None,
+                                            num_workers=workers)))
 for workers in (0, 2):
     p, q = max(res[("plain", workers)]), max(res[("pskd", workers)])
     print("mixed loader, %d workers: ConcatDataset + WeightedRandomSampler "
           "%.0f samples/s, pskd.PskdMix %.0f samples/s; pskd/plain: %.2f "
           "(goal >= 2)" % (workers, p, q, q / p))
+    if workers:
+        f = max(res[("floor", workers)])
+        print("  DataLoader passing empty batches of the same shape from %d "
+              "workers: %.0f samples/s, %.2f x plain" % (workers, f, f / p))
 PY
