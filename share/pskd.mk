@@ -60,7 +60,8 @@
 #   make mapreduce  the map-reduce verdicts in MR (D/mr-P) without using
 #                   them, to compare with the index's
 #   make lists      D/lists/shards, pieces, parts: the work items of the
-#                   steps below, one a line, for a scheduler
+#                   steps below, one a line, for a scheduler; stages: the
+#                   document stages that are on (an empty line when none)
 #   make pskd-step-STEP-ITEM   one step of one item, its inputs made
 #                   already (Slurm array tasks, parallel --sshlogin jobs):
 #                   fetch-NAME clean-NAME map-PIECE pairs-PART cluster
@@ -433,6 +434,7 @@ lists: $(D)/lists/shards
 	$(call pskd_list,-v mode=pieces) > $(D)/lists/pieces.tmp
 	mv $(D)/lists/pieces.tmp $(D)/lists/pieces
 	printf '%s\n' $(PARTS) > $(D)/lists/parts
+	printf '%s\n' $(pskd_clean) > $(D)/lists/stages
 
 # ---- deduplication ------------------------------------------------------------
 

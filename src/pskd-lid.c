@@ -107,16 +107,6 @@ name_ok(const char *p)
 	return 1;
 }
 
-static char *
-concat(const char *a, const char *b)
-{
-	size_t n = strlen(a) + strlen(b) + 1;
-	char *p = pskd_xmalloc(n);
-
-	snprintf(p, n, "%s%s", a, b);
-	return p;
-}
-
 static void
 add_number(struct pskd_buf *b, double v)
 {
@@ -169,7 +159,7 @@ label_arg(void)
 	}
 	if (opt.as == NULL) {
 		dflt = pskd_xstrndup(model.label[want], model.labellen[want]);
-		name[0] = concat(dflt, "_score");
+		name[0] = pskd_xconcat(dflt, "_score");
 		free(dflt);
 		if (!name_ok(name[0])) {
 			pskd_warnx("--label: name the member with --as (%s is "
@@ -377,10 +367,10 @@ setup(void)
 	else {
 		keep_labels();
 		name[0] = pskd_xstrdup(base);
-		name[1] = concat(base, "_score");
+		name[1] = pskd_xconcat(base, "_score");
 		nnames = 2;
 		if (opt.k > 1)
-			name[nnames++] = concat(base, "_top");
+			name[nnames++] = pskd_xconcat(base, "_top");
 	}
 	top = pskd_xcalloc((size_t)model.nlabels, sizeof(*top));
 	lid_text_init(&text, &model);
