@@ -4,9 +4,10 @@
  * other type whose leaves are all idx[V] (windows, batches) is read row by
  * row, a row being the last dimension of a leaf, each decoded on its own
  * and ended with a newline; the segment ids of pskd-window --segments (a
- * leaf whose last dimension is named seg) are not tokens, and are left out.  Special tokens are written as their text, and
- * the text between two of them is decoded as one (a kind's decoder may
- * treat the start of a text specially).
+ * leaf whose last dimension is named seg) are not tokens, and are left
+ * out.  Special tokens are written as their text, and the text between
+ * two of them is decoded as one (a kind's decoder may treat the start of
+ * a text specially).
  */
 #include <errno.h>
 #include <stdio.h>
