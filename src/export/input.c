@@ -55,8 +55,9 @@ xin_open(struct xin *in, const char *path)
  * The window over [pos, pos + want), or as much of it as the file holds:
  * the bytes there, their number in *got.  Read through the window, not
  * read(2): no copy to a buffer, and hashed in place.  A file that shrinks
- * while it is read is the one thing this cannot report by a line (the
- * read of a page past its new end is a SIGBUS).
+ * while it is read ends the run by SIGBUS (the read of a page past its new
+ * end), which lib's handler reports in a line after removing the
+ * temporaries.
  */
 static const unsigned char *
 window(struct xin *in, size_t want, size_t *got)
