@@ -2,78 +2,247 @@
  * ngram.c - the word n-grams of the Gopher repetition rules, as datatrove
  * builds them: joined by a space for the most frequent n-gram (so an
  * n-gram is its sequence of words), joined by nothing for the duplicated
- * ones (so "ab c" and "a bc" are the same n-gram).  Each n-gram is hashed
- * as the string datatrove would build: a polynomial hash modulo 2^61 - 1
- * over its bytes, composed from the hashes of its words, so no string is
- * built; equal hashes are confirmed byte by byte.  (The spaced n-grams,
- * whose identity is their sequence of words, are hashed over the words'
- * own hashes instead.)  One open-addressing table of 8-byte slots serves
- * every pass.
+ * ones (so "ab c" and "a bc" are the same n-gram).
+ *
+ * Once a document: each word gets a number, the same for the same bytes
+ * (a table of the distinct words), so a spaced n-gram is a sequence of
+ * numbers; and the words are copied one after the other, so a joined
+ * n-gram is a string in one piece, hashed as it is (XXH3) and compared
+ * with memcmp.  Every hash only finds candidates and every match is
+ * confirmed, numbers for numbers or byte for byte, so no collision,
+ * natural or crafted, changes a count; and since no n-gram's hash is made
+ * from its words' hashes, no algebraic family of strings collides by
+ * construction (as the Thue-Morse strings do under a polynomial hash
+ * modulo 2^64, for every base).
+ *
+ * Most n-grams are seen once, and a pass need not look them up: it looks
+ * up only the candidates, the n-grams that a cheap exact test cannot show
+ * to be seen once (see q_top_ngram and q_dup_ngrams).  A pass is one scan
+ * of its candidates against an open-addressing table of 8-byte slots,
+ * reused by every pass and every document and emptied by a new epoch
+ * rather than cleared.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "quality/quality.h"
 
-#define MOD	(((uint64_t)1 << 61) - 1)
-#define BASE	((uint64_t)0x5bd1e995 * 2654435761u % MOD)
+/* A slot: epoch (8 bits; another is empty), tag (24 bits), value (32). */
+#define EPOCH(v)	((unsigned)((v) >> 56))
+#define TAG(h)		((uint64_t)((h) & 0xffffff) << 32)
+#define TAGOF(v)	((v) & ((uint64_t)0xffffff << 32))
 
 struct q_ngram_tab {
-	/*
-	 * Per word i: the hash of the sequence of words 0..i-1 (sp), of
-	 * their bytes joined by nothing (cat) and that many bytes (catl);
-	 * BASE^k for k up to the longest n-gram's bytes (pw).
-	 */
-	uint64_t	*sp, *cat, *pw;
-	size_t		*catl;
-	size_t		 cap, pwcap;
-	/*
-	 * A pass: each n-gram's hash (h) and count (count, by its first
-	 * position); the table of n-grams seen, 8 bytes a slot (see find)
-	 * so a document's table stays in the cache.
-	 */
-	uint64_t	*h;
-	uint32_t	*count;
-	uint64_t	*slots;
-	size_t		 mask, slotcap, hcap;
 	unsigned	 have;		/* the arrays are of words t->gen */
+	size_t		 cap;		/* of the arrays by word */
+	/*
+	 * By word i: its number (id), what repeats at it (flags); of words
+	 * 0..i-1: their bytes (catl) and code points (cpsum).
+	 */
+	uint32_t	*id;
+	unsigned char	*flags;
+	uint64_t	*catl, *cpsum;
+	unsigned char	*s;		/* the words joined by nothing, + 16 */
+	size_t		 scap;
+	uint32_t	*first, *wc;	/* by number: first position, count */
+	/* a pass: its candidates, and counts by first position */
+	uint32_t	*cand, *count;
+	size_t		 ncand;
+	size_t		 candw;		/* cand holds the dup candidates of n */
+	size_t		 keysw;		/* flags has the keys of n-grams of n */
+	int		 bigrams;	/* flags has F_BIGRAM */
+	uint64_t	 top2count;	/* of the bigram pass */
+	size_t		 top2first;
+	uint64_t	*slots;
+	size_t		 slotcap, mask;
+	unsigned	 shift, epoch;
 };
 
 /*
- * Modulo the prime 2^61 - 1, not 2^64: with 2^64, known strings (the
- * Thue-Morse ones, and their concatenations) collide for every base, and a
- * text made of them would make every probe compare.
+ * flags: the 8 (16) bytes from a word on, the words joined, are at another
+ * word's start too; the bigram there is seen elsewhere too.
+ */
+#define F_KEY8		1
+#define F_KEY16		2
+#define F_BIGRAM	4
+
+/*
+ * The table, for up to n entries: at most half full, its old slots
+ * emptied by the next epoch (cleared only when the epochs wrap or it
+ * grows).
+ */
+static void
+table(struct q_ngram_tab *g, size_t n)
+{
+	size_t cap = 64;
+	unsigned bits = 6;
+
+	while (cap < 2 * n) {
+		cap *= 2;
+		bits++;
+	}
+	if (cap > g->slotcap) {
+		free(g->slots);
+		g->slots = pskd_xcalloc(cap, sizeof(*g->slots));
+		g->slotcap = cap;
+		g->epoch = 0;
+	}
+	if (++g->epoch == 256) {
+		memset(g->slots, 0, g->slotcap * sizeof(*g->slots));
+		g->epoch = 1;
+	}
+	g->mask = cap - 1;
+	g->shift = 64 - bits;
+}
+
+static inline size_t
+slot_of(const struct q_ngram_tab *g, uint64_t h)
+{
+	return (size_t)((h * 0x9e3779b97f4a7c15ull) >> g->shift);
+}
+
+static inline uint64_t
+slot_new(const struct q_ngram_tab *g, uint64_t h, size_t value)
+{
+	return (uint64_t)g->epoch << 56 | TAG(h) | (uint64_t)value;
+}
+
+/* A hash of x, its bits spread (for keys made of text or numbers). */
+static inline uint64_t
+mix(uint64_t x)
+{
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ull;
+	return x ^ x >> 32;
+}
+
+static inline uint64_t
+load64(const unsigned char *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+	return x;
+}
+
+static inline uint32_t
+load32(const unsigned char *p)
+{
+	uint32_t x;
+
+	memcpy(&x, p, 4);
+	return x;
+}
+
+/*
+ * A word's bytes, as one number with its length when it has 16 bytes or
+ * fewer (overlapping loads; *b the second half), so two such words are
+ * equal when their numbers are.
  */
 static inline uint64_t
-mulmod(uint64_t a, uint64_t b)
+word_key(const unsigned char *p, size_t n, uint64_t *b)
 {
-	unsigned __int128 p = (unsigned __int128)a * b;
-	uint64_t r = (uint64_t)(p & MOD) + (uint64_t)(p >> 61);
-
-	return r >= MOD ? r - MOD : r;
+	if (n >= 8) {
+		*b = load64(p + n - 8);
+		return load64(p);
+	}
+	*b = n;
+	if (n >= 4)
+		return load32(p) | (uint64_t)load32(p + n - 4) << 32;
+	return p[0] | (uint64_t)p[n / 2] << 8 | (uint64_t)p[n - 1] << 16;
 }
 
-static inline uint64_t
-addmod(uint64_t a, uint64_t b)
+/*
+ * Each word's number (g->id), the first position and count of each
+ * number: a table of the distinct words, confirmed byte by byte.
+ */
+static void
+number(struct q_text *t, struct q_ngram_tab *g)
 {
-	uint64_t r = a + b;
+	const struct q_span *w = t->words.v, *f;
+	size_t i, k, n = t->words.n, nw = 0, len;
+	uint64_t a, b, fa, fb, h, tag, v;
+	const unsigned char *p;
 
-	return r >= MOD ? r - MOD : r;
+	table(g, n);
+	for (i = 0; i < n; i++) {
+		p = t->p + w[i].off;
+		len = w[i].len;
+		if (len <= 16) {
+			a = word_key(p, len, &b);
+			h = mix(a ^ mix(b ^ len));
+		} else
+			h = XXH3_64bits(p, len);
+		tag = TAG(h);
+		for (k = slot_of(g, h);; k = (k + 1) & g->mask) {
+			v = g->slots[k];
+			if (EPOCH(v) != g->epoch) {
+				g->slots[k] = slot_new(g, h, nw);
+				g->first[nw] = (uint32_t)i;
+				g->wc[nw] = 1;
+				g->id[i] = (uint32_t)nw++;
+				break;
+			}
+			if (TAGOF(v) != tag)
+				continue;
+			f = &w[g->first[(uint32_t)v]];
+			if (f->len != len)
+				continue;
+			if (len <= 16) {
+				fa = word_key(t->p + f->off, len, &fb);
+				if (fa != a || fb != b)
+					continue;
+			} else if (memcmp(t->p + f->off, p, len) != 0)
+				continue;
+			g->id[i] = (uint32_t)v;
+			g->wc[(uint32_t)v]++;
+			break;
+		}
+	}
 }
 
-static inline uint64_t
-submod(uint64_t a, uint64_t b)
+static void *
+grow(void *p, size_t n, size_t size)
 {
-	return a >= b ? a - b : a + MOD - b;
+	return pskd_xreallocarray(p, n, size);
 }
 
+/* Copy n bytes (1 or more) from p to q, with overlapping moves. */
+static inline void
+copy(unsigned char *q, const unsigned char *p, size_t n)
+{
+	uint64_t a, b;
+	uint32_t x, y;
+
+	if (n > 16)
+		memcpy(q, p, n);
+	else if (n >= 8) {
+		a = load64(p);
+		b = load64(p + n - 8);
+		memcpy(q, &a, 8);
+		memcpy(q + n - 8, &b, 8);
+	} else if (n >= 4) {
+		x = load32(p);
+		y = load32(p + n - 4);
+		memcpy(q, &x, 4);
+		memcpy(q + n - 4, &y, 4);
+	} else {
+		q[0] = p[0];
+		q[n / 2] = p[n / 2];
+		q[n - 1] = p[n - 1];
+	}
+}
+
+/* The arrays of the words of t, once a word list. */
 static struct q_ngram_tab *
 tab(struct q_text *t)
 {
 	struct q_ngram_tab *g = t->tab;
-	const struct q_span *w;
-	size_t i, k, n = t->words.n, span, maxspan = Q_NGRAM_MAX;
-	uint64_t hs = 0, hc = 0, hw;
+	const struct q_span *w = t->words.v;
+	size_t i, n = t->words.n;
 
 	if (g == NULL)
 		g = t->tab = pskd_xcalloc(1, sizeof(*g));
@@ -81,164 +250,166 @@ tab(struct q_text *t)
 		return g;
 	if (g->cap < n + 1) {
 		g->cap = n + 1;
-		g->sp = pskd_xreallocarray(g->sp, g->cap, sizeof(*g->sp));
-		g->cat = pskd_xreallocarray(g->cat, g->cap, sizeof(*g->cat));
-		g->catl = pskd_xreallocarray(g->catl, g->cap, sizeof(*g->catl));
+		g->id = grow(g->id, g->cap, sizeof(*g->id));
+		g->flags = grow(g->flags, g->cap, sizeof(*g->flags));
+		g->first = grow(g->first, g->cap, sizeof(*g->first));
+		g->wc = grow(g->wc, g->cap, sizeof(*g->wc));
+		g->cand = grow(g->cand, g->cap, sizeof(*g->cand));
+		g->count = grow(g->count, g->cap, sizeof(*g->count));
+		g->catl = grow(g->catl, g->cap, sizeof(*g->catl));
+		g->cpsum = grow(g->cpsum, g->cap, sizeof(*g->cpsum));
 	}
-	g->catl[0] = 0;
-	for (i = 0; i < n; i++) {	/* the longest n-gram's bytes */
-		k = i + Q_NGRAM_MAX < n ? i + Q_NGRAM_MAX : n;
-		span = t->words.v[k - 1].off + t->words.v[k - 1].len -
-		    t->words.v[i].off;
-		maxspan = span > maxspan ? span : maxspan;
-	}
-	if (g->pwcap < maxspan + 1) {
-		g->pwcap = maxspan + 1;
-		g->pw = pskd_xreallocarray(g->pw, g->pwcap, sizeof(*g->pw));
-	}
-	g->pw[0] = 1;
-	for (k = 1; k <= maxspan; k++)
-		g->pw[k] = mulmod(g->pw[k - 1], BASE);
+	g->catl[0] = g->cpsum[0] = 0;
 	for (i = 0; i < n; i++) {
-		g->sp[i] = hs;
-		g->cat[i] = hc;
-		w = &t->words.v[i];
-		/* the word's own hash: a short chain, words overlap */
-		for (hw = 0, k = 0; k < w->len; k++)
-			hw = addmod(mulmod(hw, BASE), t->p[w->off + k] + 1u);
-		hc = addmod(mulmod(hc, g->pw[w->len]), hw);
-		hs = addmod(mulmod(hs, BASE), hw);
-		g->catl[i + 1] = g->catl[i] + w->len;
+		g->catl[i + 1] = g->catl[i] + w[i].len;
+		g->cpsum[i + 1] = g->cpsum[i] + w[i].cps;
 	}
-	g->sp[n] = hs;
-	g->cat[n] = hc;
+	if (g->scap < g->catl[n] + 16) {
+		g->scap = g->catl[n] + 16;
+		free(g->s);
+		g->s = pskd_xmalloc(g->scap);
+	}
+	for (i = 0; i < n; i++)
+		copy(g->s + g->catl[i], t->p + w[i].off, w[i].len);
+	memset(g->s + g->catl[n], 0, 16);
+	number(t, g);
+	memset(g->flags, 0, n);
+	g->bigrams = 0;
+	g->candw = g->keysw = 0;
 	g->have = t->gen;
 	return g;
 }
 
-/* Words i.. and j.. (n of them) as one string each, joined by nothing. */
-static int
-concat_eq(const struct q_text *t, size_t i, size_t j, size_t n)
+/*
+ * The flags F_KEY8 and F_KEY16 for the n-grams of n words (and more): the
+ * first 8 (16) bytes from each word on, compared with the other words'
+ * (a table of each).  Only the n-grams of fewer than 16 bytes look at
+ * F_KEY8, and one of more words has more bytes: so only the words where
+ * the n-gram has fewer are compared for it.
+ */
+static void
+keys(struct q_ngram_tab *g, size_t words, size_t n)
 {
-	const struct q_span *a = &t->words.v[i], *b = &t->words.v[j];
-	const struct q_span *aend = a + n, *bend = b + n;
-	size_t ka = 0, kb = 0, m;
+	size_t i, j, k, end = g->catl[words], m = words - n + 1;
+	const unsigned char *p;
+	uint64_t a, b, h, tag, v;
+	unsigned bit;
 
-	while (a < aend && b < bend) {
-		m = a->len - ka < b->len - kb ? a->len - ka : b->len - kb;
-		if (memcmp(t->p + a->off + ka, t->p + b->off + kb, m) != 0)
-			return 0;
-		ka += m;
-		kb += m;
-		if (ka == a->len) {
-			a++;
-			ka = 0;
-		}
-		if (kb == b->len) {
-			b++;
-			kb = 0;
+	for (i = 0; i < words; i++)
+		g->flags[i] &= (unsigned char)~(F_KEY8 | F_KEY16);
+	for (bit = F_KEY8; bit <= F_KEY16; bit <<= 1) {
+		table(g, words);
+		for (i = 0; i < words && g->catl[i] + 8 * bit <= end; i++) {
+			if (bit == F_KEY8 && (i >= m ||
+			    g->catl[i + n] - g->catl[i] >= 16))
+				continue;
+			p = g->s + g->catl[i];
+			a = load64(p);
+			b = bit == F_KEY16 ? load64(p + 8) : 0;
+			h = mix(a ^ mix(b));
+			tag = TAG(h);
+			for (k = slot_of(g, h);; k = (k + 1) & g->mask) {
+				v = g->slots[k];
+				if (EPOCH(v) != g->epoch) {
+					g->slots[k] = slot_new(g, h, i);
+					break;
+				}
+				j = (uint32_t)v;
+				p = g->s + g->catl[j];
+				if (TAGOF(v) == tag && load64(p) == a &&
+				    (bit == F_KEY8 || load64(p + 8) == b)) {
+					g->flags[i] |= (unsigned char)bit;
+					g->flags[j] |= (unsigned char)bit;
+					break;
+				}
+			}
 		}
 	}
-	return a == aend && b == bend;
+	g->keysw = n;
 }
 
-/* Words i.. and j.. (n of them), word for word. */
-static int
-words_eq(const struct q_text *t, size_t i, size_t j, size_t n)
+/* Words i.. and j.. (n of them), number for number. */
+static inline int
+ids_eq(const struct q_ngram_tab *g, size_t i, size_t j, size_t n)
 {
-	const struct q_span *a = &t->words.v[i], *b = &t->words.v[j];
 	size_t k;
 
 	for (k = 0; k < n; k++)
-		if (a[k].len != b[k].len || memcmp(t->p + a[k].off,
-		    t->p + b[k].off, a[k].len) != 0)
+		if (g->id[i + k] != g->id[j + k])
 			return 0;
 	return 1;
 }
 
-static inline size_t
-slot_of(const struct q_ngram_tab *g, uint64_t h)
+/*
+ * A pass of counts over the spaced n-grams at the candidates of g->cand,
+ * hashed by their words' numbers: the most frequent,
+ * with F_BIGRAM set at every n-gram seen twice (n 2).  *first is the first
+ * position of the top one (ties: the first to appear); the count is
+ * returned, 1 when nothing repeats.
+ */
+static uint64_t
+counts(struct q_ngram_tab *g, size_t n, size_t *first)
 {
-	return (size_t)(h * 0x9e3779b97f4a7c15ull >> 32) & g->mask;
+	size_t x, i, j, k, f, bestfirst = 0;
+	uint64_t h, tag, v, bestcount = 0;
+
+	table(g, g->ncand);
+	for (x = 0; x < g->ncand; x++) {
+		i = g->cand[x];
+		for (h = n, k = 0; k < n; k++)
+			h = (h ^ g->id[i + k]) * 0x9e3779b97f4a7c15ull;
+		h = mix(h);
+		tag = TAG(h);
+		for (k = slot_of(g, h);; k = (k + 1) & g->mask) {
+			v = g->slots[k];
+			if (EPOCH(v) != g->epoch) {
+				g->slots[k] = slot_new(g, h, i);
+				g->count[i] = 0;
+				f = i;
+				break;
+			}
+			j = (uint32_t)v;
+			if (TAGOF(v) == tag && ids_eq(g, j, i, n)) {
+				f = j;
+				if (n == 2) {
+					g->flags[i] |= F_BIGRAM;
+					g->flags[j] |= F_BIGRAM;
+				}
+				break;
+			}
+		}
+		g->count[f]++;
+		/* Counter.most_common(1): the first to reach the top count */
+		if (g->count[f] > bestcount || (g->count[f] == bestcount &&
+		    f < bestfirst)) {
+			bestcount = g->count[f];
+			bestfirst = f;
+		}
+	}
+	if (bestcount <= 1) {	/* all once: the first n-gram */
+		bestcount = 1;
+		bestfirst = 0;
+	}
+	*first = bestfirst;
+	return bestcount;
 }
 
 /*
- * A new pass over the m n-grams of n words: the table emptied, and every
- * n-gram's hash computed first, in a loop without a chain of dependences.
+ * The top bigram, and F_BIGRAM: a bigram seen twice is of words seen
+ * twice.
  */
 static void
-pass(struct q_ngram_tab *g, size_t m, size_t n, int spaced, int counts)
+bigrams(struct q_ngram_tab *g, size_t n)
 {
-	size_t cap = 64, i;
-	uint64_t pwn = g->pw[n];
+	size_t i;
 
-	/* the table's first cap slots: cleared, and all the probes see */
-	while (cap < 2 * m)
-		cap *= 2;
-	if (cap > g->slotcap) {
-		free(g->slots);
-		g->slots = pskd_xmalloc(cap * sizeof(*g->slots));
-		g->slotcap = cap;
-	}
-	g->mask = cap - 1;
-	memset(g->slots, 0, cap * sizeof(*g->slots));
-	if (g->hcap < m) {
-		g->hcap = m;
-		g->h = pskd_xreallocarray(g->h, m, sizeof(*g->h));
-		g->count = pskd_xreallocarray(g->count, m, sizeof(*g->count));
-	}
-	if (counts)
-		memset(g->count, 0, m * sizeof(*g->count));
-	if (spaced)
-		for (i = 0; i < m; i++)
-			g->h[i] = submod(g->sp[i + n], mulmod(g->sp[i], pwn));
-	else
-		for (i = 0; i < m; i++)
-			g->h[i] = submod(g->cat[i + n], mulmod(g->cat[i],
-			    g->pw[g->catl[i + n] - g->catl[i]]));
-}
-
-/*
- * The first position of n-gram i (its hash in g->h[i]): i when new.  A
- * slot is the position + 1 (0: empty) and, above, 32 bits of the hash.
- */
-static inline size_t
-find(struct q_text *t, struct q_ngram_tab *g, size_t i, size_t n, int spaced)
-{
-	uint64_t h = g->h[i], tag = h << 32, v;
-	size_t k = slot_of(g, h), j;
-
-	for (;; k = (k + 1) & g->mask) {
-		v = g->slots[k];
-		if (v == 0) {
-			g->slots[k] = tag | (uint64_t)(i + 1);
-			return i;
-		}
-		j = (size_t)(v & 0xffffffff) - 1;
-		if ((v ^ tag) >> 32 == 0 && g->h[j] == h && (spaced ?
-		    words_eq(t, j, i, n) : concat_eq(t, j, i, n)))
-			return j;
-	}
-}
-
-/* Prefetch the slot of n-gram i, a few n-grams ahead of the probes. */
-static inline void
-ahead(const struct q_ngram_tab *g, size_t i, size_t m)
-{
-	if (i < m)
-		__builtin_prefetch(&g->slots[slot_of(g, g->h[i])], 1);
-}
-
-/* The code points of words i..i+n-1, and of the n-1 spaces if spaced. */
-static uint64_t
-cps(const struct q_text *t, size_t i, size_t n, int spaced)
-{
-	uint64_t c = spaced ? n - 1 : 0;
-	size_t k;
-
-	for (k = 0; k < n; k++)
-		c += t->words.v[i + k].cps;
-	return c;
+	g->ncand = 0;
+	for (i = 0; i + 1 < n; i++)
+		if (g->wc[g->id[i]] > 1 && g->wc[g->id[i + 1]] > 1)
+			g->cand[g->ncand++] = (uint32_t)i;
+	g->candw = 0;
+	g->top2count = counts(g, 2, &g->top2first);
+	g->bigrams = 1;
 }
 
 /* Positions are 32-bit in the table: a longer text is judged in C. */
@@ -265,52 +436,119 @@ q_longest_ngram(const struct q_text *t, size_t n)
 	return best + n - 1;
 }
 
+/*
+ * Only an n-gram seen twice can be the top one when one is: one whose
+ * words are each seen twice (n 1), whose first and last bigrams are.
+ */
 uint64_t
 q_top_ngram(struct q_text *t, size_t n, uint64_t *topcount)
 {
 	struct q_ngram_tab *g;
-	size_t i, m, f, bestfirst = 0, bestcount = 0;
+	size_t i, m, first;
+	uint64_t count;
 
 	*topcount = 0;
 	if (t->words.n < n || too_many(t))
 		return 0;
 	g = tab(t);
 	m = t->words.n - n + 1;
-	pass(g, m, n, 1, 1);
-	for (i = 0; i < m; i++) {
-		ahead(g, i + 8, m);
-		f = find(t, g, i, n, 1);
-		g->count[f]++;
-		/* Counter.most_common(1): the first to reach the top count */
-		if (g->count[f] > bestcount || (g->count[f] == bestcount &&
-		    f < bestfirst)) {
-			bestcount = g->count[f];
-			bestfirst = f;
-		}
+	if (n >= 2 && !g->bigrams)
+		bigrams(g, t->words.n);
+	if (n == 2) {
+		count = g->top2count;
+		first = g->top2first;
+	} else {
+		g->ncand = 0;
+		for (i = 0; i < m; i++)
+			if (n == 1 ? g->wc[g->id[i]] > 1 :
+			    (g->flags[i] & g->flags[i + n - 2] & F_BIGRAM))
+				g->cand[g->ncand++] = (uint32_t)i;
+		g->candw = 0;
+		count = counts(g, n, &first);
 	}
-	*topcount = bestcount;
-	return bestcount * cps(t, bestfirst, n, 1);
+	*topcount = count;
+	return count * (g->cpsum[first + n] - g->cpsum[first] + n - 1);
 }
 
+/*
+ * Can the n-gram at i be seen elsewhere?  Not when its first 8 (16)
+ * bytes, all in it, are at no other word's start.
+ */
+static inline int
+dup_candidate(const struct q_ngram_tab *g, size_t i, size_t n)
+{
+	uint64_t len = g->catl[i + n] - g->catl[i];
+
+	if (len >= 16)
+		return g->flags[i] & F_KEY16;
+	if (len >= 8)
+		return g->flags[i] & F_KEY8;
+	return 1;
+}
+
+/*
+ * The candidates are the n-grams that may be seen twice: an n-gram seen
+ * once, at a position the scan reaches, is one it adds and never finds
+ * again, so the scan goes past it as if it had.  A candidate of n+1 words
+ * is one of n: the list of a shorter n-gram is cut down.
+ */
 uint64_t
-q_dup_ngrams(struct q_text *t, size_t n)
+q_dup_ngrams(struct q_text *t, size_t n, double frac)
 {
 	struct q_ngram_tab *g;
-	uint64_t dup = 0;
-	size_t i, m;
+	uint64_t dup = 0, h, tag, v, len;
+	size_t i, j, k, m, x, y, check;
 
 	if (t->words.n < n || too_many(t))
 		return 0;
 	g = tab(t);
+	if (g->keysw == 0 || g->keysw > n)
+		keys(g, t->words.n, n);
 	m = t->words.n - n + 1;
-	pass(g, m, n, 0, 0);
-	for (i = 0; i < m;) {
-		ahead(g, i + 8, m);
-		if (find(t, g, i, n, 0) != i) {
-			dup += cps(t, i, n, 0);
-			i += n;
-		} else
-			i++;
+	if (g->candw == 0 || g->candw > n) {
+		for (g->ncand = 0, i = 0; i < m; i++)
+			if (dup_candidate(g, i, n))
+				g->cand[g->ncand++] = (uint32_t)i;
+	} else {
+		for (x = y = 0; x < g->ncand && g->cand[x] < m; x++)
+			if (dup_candidate(g, g->cand[x], n))
+				g->cand[y++] = g->cand[x];
+		g->ncand = y;
+	}
+	g->candw = n;
+	table(g, g->ncand);
+	for (x = 0, check = 0; x < g->ncand;) {
+		i = g->cand[x];
+		if (x >= check) {
+			/*
+			 * What is left adds at most its code points: when that
+			 * cannot pass frac, the rest cannot fail the rule.
+			 */
+			if (q_ratio((double)(dup + g->cpsum[t->words.n] -
+			    g->cpsum[i]), (double)t->cps) <= frac)
+				return dup;
+			check = x + 64;
+		}
+		len = g->catl[i + n] - g->catl[i];
+		h = XXH3_64bits(g->s + g->catl[i], len);
+		tag = TAG(h);
+		for (k = slot_of(g, h);; k = (k + 1) & g->mask) {
+			v = g->slots[k];
+			if (EPOCH(v) != g->epoch) {
+				g->slots[k] = slot_new(g, h, i);
+				x++;
+				break;
+			}
+			j = (uint32_t)v;
+			if (TAGOF(v) == tag && g->catl[j + n] - g->catl[j] ==
+			    len && memcmp(g->s + g->catl[j], g->s + g->catl[i],
+			    len) == 0) {
+				dup += g->cpsum[i + n] - g->cpsum[i];
+				while (x < g->ncand && g->cand[x] < i + n)
+					x++;
+				break;
+			}
+		}
 	}
 	return dup;
 }
@@ -322,13 +560,16 @@ q_ngram_free(struct q_text *t)
 
 	if (g == NULL)
 		return;
-	free(g->sp);
-	free(g->cat);
-	free(g->catl);
-	free(g->pw);
-	free(g->slots);
-	free(g->h);
+	free(g->id);
+	free(g->flags);
+	free(g->first);
+	free(g->wc);
+	free(g->cand);
 	free(g->count);
+	free(g->catl);
+	free(g->cpsum);
+	free(g->s);
+	free(g->slots);
 	free(g);
 	t->tab = NULL;
 }

@@ -288,8 +288,10 @@ uint64_t q_longest_ngram(const struct q_text *t, size_t n);
 /*
  * datatrove's find_all_duplicate: the code points of the n-grams (joined
  * with nothing between) seen before, scanning on past each one found.
+ * It may stop short, with a count that is not the whole one, where the
+ * rest cannot bring the fraction of t->cps above frac.
  */
-uint64_t q_dup_ngrams(struct q_text *t, size_t n);
+uint64_t q_dup_ngrams(struct q_text *t, size_t n, double frac);
 void	q_ngram_free(struct q_text *t);
 
 /* ---- url.c: the url rule set ---------------------------------------------- */

@@ -92,7 +92,7 @@ q_gopher_repetition(struct q_text *t, struct q_seg *seg,
 	for (n = 1; n <= Q_NGRAM_MAX; n++) {
 		if (!q_on(s->dup_ngram[n]))
 			continue;
-		r = q_ratio((double)q_dup_ngrams(t, n), (double)t->cps);
+		r = q_ratio((double)q_dup_ngrams(t, n, s->dup_ngram[n]), (double)t->cps);
 		if (r > s->dup_ngram[n]) {
 			q_verdict_set(v, ngram_name(1, n), r, s->dup_ngram[n]);
 			return 0;
