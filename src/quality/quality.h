@@ -60,8 +60,6 @@ q_cp(const unsigned char *s, size_t n, uint32_t *c)
 	}
 	return pskd_utf8_decode(s, n, c);
 }
-/* Code points in s[0..n). */
-size_t	q_cplen(const unsigned char *s, size_t n);
 /* Python's str.strip(): the bounds of s[0..n) without white space. */
 void	q_strip(const unsigned char *s, size_t n, size_t *a, size_t *b);
 /*
@@ -74,6 +72,42 @@ void	q_lower(struct pskd_buf *b, const unsigned char *s, size_t n);
 size_t	q_count(const unsigned char *s, size_t n, const char *needle);
 /* Does s[0..n) contain needle (memmem)? */
 int	q_contains(const unsigned char *s, size_t n, const char *needle);
+
+/* ---- scan.c: byte scans, vector code and its portable twin --------------- */
+
+/* Code points in s[0..n). */
+size_t	q_cplen(const unsigned char *s, size_t n);
+/* Is s[0..n) all ASCII? */
+int	q_is_ascii(const unsigned char *s, size_t n);
+/* The offset of the first byte a or b in s[0..n), or n. */
+size_t	q_find2(const unsigned char *s, size_t n, unsigned char a,
+	    unsigned char b);
+/*
+ * The offset of the first byte of s[0..n) that may start a line break
+ * of str.splitlines() (below 0x20, 0xc2, 0xe2), or n.
+ */
+size_t	q_find_break(const unsigned char *s, size_t n);
+/* str.count("...") + str.count("\u2026") of s[0..n). */
+size_t	q_count_ellipses(const unsigned char *s, size_t n);
+/*
+ * Does s[0..n) hold needle (lowercase ASCII letters and spaces) with its
+ * bytes ORed with 0x20?  So whenever str.lower() of an ASCII-cased text
+ * holds it, and sometimes besides.
+ */
+int	q_contains_folded(const unsigned char *s, size_t n, const char *needle);
+/*
+ * Has s[0..n) a run of more than lim bytes without ASCII white space (\t
+ * to \r, \x1c to space)?  (None: no word of str.split() is longer.)
+ */
+int	q_run_over(const unsigned char *s, size_t n, size_t lim);
+/*
+ * The pieces of s[0..n) between ASCII white space that splits them
+ * (space, \t to \r) that start with ASCII that is not white space: no
+ * more than its words (see fineweb.c).
+ */
+size_t	q_count_pieces(const unsigned char *s, size_t n);
+/* Vector code (1) or not (0) from now on (tests; default: pskd_simd()). */
+void	q_scan_simd(int on);
 
 /* ---- lines.c: the line splits of datatrove's rules --------------------- */
 
