@@ -170,7 +170,14 @@ int	q_words(struct q_seg *s, const unsigned char *t, size_t n,
  */
 int	q_sentences(struct q_seg *s, const unsigned char *t, size_t n,
 	    struct q_spans *out, struct pskd_error *e);
-/* ICU for every word, no ASCII path (to test that they agree). */
+/*
+ * sent.c: the sentences of ASCII text t[0..n) (n > 0), as ICU cuts them
+ * (to out, when not NULL, with their code points): how many, counted up
+ * to limit.
+ */
+size_t	q_ascii_sentences(const unsigned char *t, size_t n, size_t limit,
+	    struct q_spans *out);
+/* ICU for every word and sentence, no ASCII path (to test that they agree). */
 void	q_seg_icu_only(struct q_seg *s, int on);
 /* How many pieces q_sentences would cut t into, counted up to limit. */
 int	q_sentence_count(struct q_seg *s, const unsigned char *t, size_t n,

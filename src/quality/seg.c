@@ -276,6 +276,10 @@ q_sentence_count(struct q_seg *s, const unsigned char *t, size_t n,
 		*count = 1;
 		return 0;
 	}
+	if (!s->icu_only && q_is_ascii(t, n)) {
+		*count = q_ascii_sentences(t, n, limit, NULL);
+		return 0;
+	}
 	if (set_text(s, s->sent, t, n, e) == -1)
 		return -1;
 	while (*count < limit && ubrk_next(s->sent) != UBRK_DONE)
@@ -292,6 +296,10 @@ q_sentences(struct q_seg *s, const unsigned char *t, size_t n,
 	out->n = 0;
 	if (n == 0) {
 		q_spans_add(out, 0, 0, 0);
+		return 0;
+	}
+	if (!s->icu_only && q_is_ascii(t, n)) {
+		q_ascii_sentences(t, n, SIZE_MAX, out);
 		return 0;
 	}
 	if (set_text(s, s->sent, t, n, e) == -1)
