@@ -4,23 +4,23 @@
  * n-gram is its sequence of words), joined by nothing for the duplicated
  * ones (so "ab c" and "a bc" are the same n-gram).
  *
- * Once a document: each word gets a number, the same for the same bytes
- * (a table of the distinct words), so a spaced n-gram is a sequence of
- * numbers; and the words are copied one after the other, so a joined
+ * Once a document: the words are copied one after the other, so a joined
  * n-gram is a string in one piece, hashed as it is (XXH3) and compared
- * with memcmp.  Every hash only finds candidates and every match is
- * confirmed, numbers for numbers or byte for byte, so no collision,
- * natural or crafted, changes a count; and since no n-gram's hash is made
- * from its words' hashes, no algebraic family of strings collides by
+ * with memcmp; and each word gets a number, the same for the same bytes
+ * (a table of the distinct words), so a spaced n-gram is a sequence of
+ * numbers.  Every hash only finds candidates and every match is
+ * confirmed, byte for byte or number for number, so no collision, natural
+ * or crafted, changes a count; and since no n-gram's hash is made from
+ * its words' hashes, no algebraic family of strings collides by
  * construction (as the Thue-Morse strings do under a polynomial hash
  * modulo 2^64, for every base).
  *
  * Most n-grams are seen once, and a pass need not look them up: it looks
- * up only the candidates, the n-grams that a cheap exact test cannot show
- * to be seen once (see q_top_ngram and q_dup_ngrams).  A pass is one scan
- * of its candidates against an open-addressing table of 8-byte slots,
- * reused by every pass and every document and emptied by a new epoch
- * rather than cleared.
+ * up only its candidates, the n-grams that a cheap exact test does not
+ * show to be seen once (see q_top_ngram and q_dup_ngrams).  A pass is one
+ * scan of its candidates against an open-addressing table, reused by
+ * every pass and every document and emptied by a new epoch rather than
+ * cleared.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,19 +30,30 @@
 
 #include "quality/quality.h"
 
-/* A slot: epoch (8 bits; another is empty), tag (24 bits), value (32). */
-#define EPOCH(v)	((unsigned)((v) >> 56))
+/*
+ * A slot: a key, and an epoch (8 bits; another is empty), a tag (24 bits)
+ * and a value (32 bits: a position or a number).
+ */
+struct slot {
+	uint64_t	 key;
+	uint64_t	 meta;
+};
+
+#define EPOCH(m)	((unsigned)((m) >> 56))
 #define TAG(h)		((uint64_t)((h) & 0xffffff) << 32)
-#define TAGOF(v)	((v) & ((uint64_t)0xffffff << 32))
+#define TAGOF(m)	((m) & ((uint64_t)0xffffff << 32))
+#define VALUE(m)	((size_t)(uint32_t)(m))
 
 struct q_ngram_tab {
-	unsigned	 have;		/* the arrays are of words t->gen */
+	unsigned	 base, exact;	/* the arrays are of words t->gen */
 	size_t		 cap;		/* of the arrays by word */
 	/*
-	 * By word i: its number (id), what repeats at it (flags); of words
+	 * By word i: a hash of it (hw), its number (id), what repeats at it
+	 * (flags), the sketch's bucket of the bigram there (b2); of words
 	 * 0..i-1: their bytes (catl) and code points (cpsum).
 	 */
-	uint32_t	*id;
+	uint64_t	*hw;
+	uint32_t	*id, *b2;
 	unsigned char	*flags;
 	uint64_t	*catl, *cpsum;
 	unsigned char	*s;		/* the words joined by nothing, + 16 */
@@ -56,18 +67,27 @@ struct q_ngram_tab {
 	int		 bigrams;	/* flags has F_BIGRAM */
 	uint64_t	 top2count;	/* of the bigram pass */
 	size_t		 top2first;
-	uint64_t	*slots;
+	/* sketches: counts of bigrams by bucket; seen marks of keys */
+	uint16_t	*sk2;
+	unsigned char	*sk;
+	size_t		 sk2cap, skcap;
+	int		 have_sk2;
+	struct slot	*slots;
 	size_t		 slotcap, mask;
 	unsigned	 shift, epoch;
 };
 
 /*
- * flags: the 8 (16) bytes from a word on, the words joined, are at another
- * word's start too; the bigram there is seen elsewhere too.
+ * flags: the 8 (16) bytes from a word on, the words joined, may be at a
+ * word's start before it (F_..._BEFORE) or after it too (a sketch: so
+ * they are not when the flag is clear); the bigram there is seen
+ * elsewhere too (exact).
  */
 #define F_KEY8		1
-#define F_KEY16		2
-#define F_BIGRAM	4
+#define F_KEY8_BEFORE	2
+#define F_KEY16		4
+#define F_KEY16_BEFORE	8
+#define F_BIGRAM	16
 
 /*
  * The table, for up to n entries: at most half full, its old slots
@@ -104,10 +124,25 @@ slot_of(const struct q_ngram_tab *g, uint64_t h)
 	return (size_t)((h * 0x9e3779b97f4a7c15ull) >> g->shift);
 }
 
-static inline uint64_t
-slot_new(const struct q_ngram_tab *g, uint64_t h, size_t value)
+static inline void
+slot_set(const struct q_ngram_tab *g, size_t k, uint64_t key, uint64_t h,
+    size_t value)
 {
-	return (uint64_t)g->epoch << 56 | TAG(h) | (uint64_t)value;
+	g->slots[k].key = key;
+	g->slots[k].meta = (uint64_t)g->epoch << 56 | TAG(h) | (uint64_t)value;
+}
+
+/*
+ * Fetch the slot of the hash d places ahead, so the table's misses
+ * overlap (a document's table may be past the first caches).
+ */
+#define AHEAD	8
+
+static inline void
+ahead(const struct q_ngram_tab *g, const uint64_t *h, size_t i, size_t n)
+{
+	if (i + AHEAD < n)
+		__builtin_prefetch(&g->slots[slot_of(g, h[i + AHEAD])]);
 }
 
 /* A hash of x, its bits spread (for keys made of text or numbers). */
@@ -128,80 +163,28 @@ load64(const unsigned char *p)
 	return x;
 }
 
-static inline uint32_t
-load32(const unsigned char *p)
+/* 0xff k times, then 0 (k <= 8), as a number loaded from memory. */
+static inline uint64_t
+ones(size_t k)
 {
-	uint32_t x;
+	static const unsigned char b[24] = { 0xff, 0xff, 0xff, 0xff, 0xff,
+	    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
-	memcpy(&x, p, 4);
-	return x;
+	return load64(b + 16 - k);
 }
 
 /*
- * A word's bytes, as one number with its length when it has 16 bytes or
- * fewer (overlapping loads; *b the second half), so two such words are
- * equal when their numbers are.
+ * The n bytes at p (16 readable) as two numbers, the bytes past n zero;
+ * for n up to 16, two such words are equal when their numbers and
+ * lengths are.
  */
 static inline uint64_t
-word_key(const unsigned char *p, size_t n, uint64_t *b)
+key2(const unsigned char *p, size_t n, uint64_t *b)
 {
-	if (n >= 8) {
-		*b = load64(p + n - 8);
-		return load64(p);
-	}
-	*b = n;
-	if (n >= 4)
-		return load32(p) | (uint64_t)load32(p + n - 4) << 32;
-	return p[0] | (uint64_t)p[n / 2] << 8 | (uint64_t)p[n - 1] << 16;
-}
+	size_t lo = n < 8 ? n : 8, hi = n > 16 ? 8 : n > 8 ? n - 8 : 0;
 
-/*
- * Each word's number (g->id), the first position and count of each
- * number: a table of the distinct words, confirmed byte by byte.
- */
-static void
-number(struct q_text *t, struct q_ngram_tab *g)
-{
-	const struct q_span *w = t->words.v, *f;
-	size_t i, k, n = t->words.n, nw = 0, len;
-	uint64_t a, b, fa, fb, h, tag, v;
-	const unsigned char *p;
-
-	table(g, n);
-	for (i = 0; i < n; i++) {
-		p = t->p + w[i].off;
-		len = w[i].len;
-		if (len <= 16) {
-			a = word_key(p, len, &b);
-			h = mix(a ^ mix(b ^ len));
-		} else
-			h = XXH3_64bits(p, len);
-		tag = TAG(h);
-		for (k = slot_of(g, h);; k = (k + 1) & g->mask) {
-			v = g->slots[k];
-			if (EPOCH(v) != g->epoch) {
-				g->slots[k] = slot_new(g, h, nw);
-				g->first[nw] = (uint32_t)i;
-				g->wc[nw] = 1;
-				g->id[i] = (uint32_t)nw++;
-				break;
-			}
-			if (TAGOF(v) != tag)
-				continue;
-			f = &w[g->first[(uint32_t)v]];
-			if (f->len != len)
-				continue;
-			if (len <= 16) {
-				fa = word_key(t->p + f->off, len, &fb);
-				if (fa != a || fb != b)
-					continue;
-			} else if (memcmp(t->p + f->off, p, len) != 0)
-				continue;
-			g->id[i] = (uint32_t)v;
-			g->wc[(uint32_t)v]++;
-			break;
-		}
-	}
+	*b = load64(p + 8) & ones(hi);
+	return load64(p) & ones(lo);
 }
 
 static void *
@@ -210,47 +193,38 @@ grow(void *p, size_t n, size_t size)
 	return pskd_xreallocarray(p, n, size);
 }
 
-/* Copy n bytes (1 or more) from p to q, with overlapping moves. */
-static inline void
-copy(unsigned char *q, const unsigned char *p, size_t n)
+/* A power of 2, 64 or more, and at least k times n; and its bits. */
+static size_t
+pow2(size_t n, size_t k, unsigned *bits)
 {
-	uint64_t a, b;
-	uint32_t x, y;
+	size_t cap = 64;
 
-	if (n > 16)
-		memcpy(q, p, n);
-	else if (n >= 8) {
-		a = load64(p);
-		b = load64(p + n - 8);
-		memcpy(q, &a, 8);
-		memcpy(q + n - 8, &b, 8);
-	} else if (n >= 4) {
-		x = load32(p);
-		y = load32(p + n - 4);
-		memcpy(q, &x, 4);
-		memcpy(q + n - 4, &y, 4);
-	} else {
-		q[0] = p[0];
-		q[n / 2] = p[n / 2];
-		q[n - 1] = p[n - 1];
-	}
+	for (*bits = 6; cap / k < n; (*bits)++)
+		cap *= 2;
+	return cap;
 }
 
-/* The arrays of the words of t, once a word list. */
+/*
+ * The arrays of every pass, once a word list: the words joined in g->s,
+ * their bytes and code points before each, a hash of each word.
+ */
 static struct q_ngram_tab *
-tab(struct q_text *t)
+base(struct q_text *t)
 {
 	struct q_ngram_tab *g = t->tab;
 	const struct q_span *w = t->words.v;
-	size_t i, n = t->words.n;
+	size_t i, n = t->words.n, len;
+	uint64_t a, b;
 
 	if (g == NULL)
 		g = t->tab = pskd_xcalloc(1, sizeof(*g));
-	if (g->have == t->gen)
+	if (g->base == t->gen)
 		return g;
 	if (g->cap < n + 1) {
 		g->cap = n + 1;
+		g->hw = grow(g->hw, g->cap, sizeof(*g->hw));
 		g->id = grow(g->id, g->cap, sizeof(*g->id));
+		g->b2 = grow(g->b2, g->cap, sizeof(*g->b2));
 		g->flags = grow(g->flags, g->cap, sizeof(*g->flags));
 		g->first = grow(g->first, g->cap, sizeof(*g->first));
 		g->wc = grow(g->wc, g->cap, sizeof(*g->wc));
@@ -269,63 +243,164 @@ tab(struct q_text *t)
 		free(g->s);
 		g->s = pskd_xmalloc(g->scap);
 	}
-	for (i = 0; i < n; i++)
-		copy(g->s + g->catl[i], t->p + w[i].off, w[i].len);
+	for (i = 0; i < n; i++) {
+		len = w[i].len;
+		/* 16 bytes at a time: the next word's copy writes over the rest */
+		if (len <= 16 && w[i].off + 16 <= t->n)
+			memcpy(g->s + g->catl[i], t->p + w[i].off, 16);
+		else
+			memcpy(g->s + g->catl[i], t->p + w[i].off, len);
+	}
 	memset(g->s + g->catl[n], 0, 16);
-	number(t, g);
+	for (i = 0; i < n; i++) {
+		len = w[i].len;
+		a = key2(g->s + g->catl[i], len, &b);
+		g->hw[i] = len <= 16 ? mix(a ^ mix(b ^ len)) :
+		    XXH3_64bits(g->s + g->catl[i], len);
+	}
 	memset(g->flags, 0, n);
-	g->bigrams = 0;
+	g->bigrams = g->have_sk2 = 0;
 	g->candw = g->keysw = 0;
-	g->have = t->gen;
+	g->base = t->gen;
 	return g;
 }
 
 /*
- * The flags F_KEY8 and F_KEY16 for the n-grams of n words (and more): the
- * first 8 (16) bytes from each word on, compared with the other words'
- * (a table of each).  Only the n-grams of fewer than 16 bytes look at
- * F_KEY8, and one of more words has more bytes: so only the words where
- * the n-gram has fewer are compared for it.
+ * Each word's number (g->id), the first position and count of each
+ * number: a table of the distinct words, the first 8 bytes and the length
+ * in each slot, the rest confirmed from the word's first place.
+ */
+static struct q_ngram_tab *
+tab(struct q_text *t)
+{
+	struct q_ngram_tab *g = base(t);
+	const struct q_span *w = t->words.v;
+	size_t i, k, f, n = t->words.n, nw = 0, len;
+	uint64_t a, b, h, tag, m, fb;
+	const unsigned char *p;
+
+	if (g->exact == t->gen)
+		return g;
+	table(g, n);
+	for (i = 0; i < n; i++) {
+		ahead(g, g->hw, i, n);
+		p = g->s + g->catl[i];
+		len = w[i].len;
+		a = key2(p, len, &b);
+		h = g->hw[i];
+		tag = TAG(h);
+		for (k = slot_of(g, h);; k = (k + 1) & g->mask) {
+			m = g->slots[k].meta;
+			if (EPOCH(m) != g->epoch) {
+				slot_set(g, k, a, h, nw);
+				g->first[nw] = (uint32_t)i;
+				g->wc[nw] = 1;
+				g->id[i] = (uint32_t)nw++;
+				break;
+			}
+			if (g->slots[k].key != a || TAGOF(m) != tag)
+				continue;
+			f = g->first[VALUE(m)];
+			if (w[f].len != len)
+				continue;
+			if (len > 8) {
+				key2(g->s + g->catl[f], len, &fb);
+				if (fb != b || (len > 16 && memcmp(g->s +
+				    g->catl[f], p, len) != 0))
+					continue;
+			}
+			g->id[i] = (uint32_t)VALUE(m);
+			g->wc[VALUE(m)]++;
+			break;
+		}
+	}
+	g->exact = t->gen;
+	return g;
+}
+
+/*
+ * The flags F_KEY8 and F_KEY16 (and their _BEFORE) for the n-grams of n
+ * words and more: the first 8 (16) bytes from each word on, marked in a
+ * sketch (16 buckets a word, 2 bits a bucket: seen once, twice) by a hash
+ * of them, so that keys that differ may share a bucket, never equal ones.
+ * Only an n-gram of fewer than 16 bytes looks at F_KEY8, and one of more
+ * words has more bytes: so only the words where the n-gram has fewer are
+ * marked for it.
  */
 static void
 keys(struct q_ngram_tab *g, size_t words, size_t n)
 {
-	size_t i, j, k, end = g->catl[words], m = words - n + 1;
-	const unsigned char *p;
-	uint64_t a, b, h, tag, v;
-	unsigned bit;
+	const uint64_t *catl = g->catl;
+	const unsigned char *s = g->s, *p;
+	unsigned char *flags = g->flags, *sk;
+	uint32_t *at = g->count, *bucket = g->cand;
+	size_t i, x, k, y, end = catl[words], m = words - n + 1, len;
+	unsigned bit, bits, old, sh;
+	uint64_t b;
 
 	for (i = 0; i < words; i++)
-		g->flags[i] &= (unsigned char)~(F_KEY8 | F_KEY16);
-	for (bit = F_KEY8; bit <= F_KEY16; bit <<= 1) {
-		table(g, words);
-		for (i = 0; i < words && g->catl[i] + 8 * bit <= end; i++) {
-			if (bit == F_KEY8 && (i >= m ||
-			    g->catl[i + n] - g->catl[i] >= 16))
+		flags[i] &= F_BIGRAM;
+	len = pow2(words, 16, &bits) / 4;
+	if (g->skcap < len) {
+		free(g->sk);
+		g->sk = pskd_xmalloc(len);
+		g->skcap = len;
+	}
+	sk = g->sk;
+	for (bit = F_KEY8; bit <= F_KEY16; bit <<= 2) {
+		memset(sk, 0, len);
+		for (x = 0, i = 0; i < words && catl[i] + 8 * (bit == F_KEY16 ?
+		    2 : 1) <= end; i++) {
+			if (bit == F_KEY8 && (i >= m || catl[i + n] - catl[i] >= 16))
 				continue;
-			p = g->s + g->catl[i];
-			a = load64(p);
+			p = s + catl[i];
 			b = bit == F_KEY16 ? load64(p + 8) : 0;
-			h = mix(a ^ mix(b));
-			tag = TAG(h);
-			for (k = slot_of(g, h);; k = (k + 1) & g->mask) {
-				v = g->slots[k];
-				if (EPOCH(v) != g->epoch) {
-					g->slots[k] = slot_new(g, h, i);
-					break;
-				}
-				j = (uint32_t)v;
-				p = g->s + g->catl[j];
-				if (TAGOF(v) == tag && load64(p) == a &&
-				    (bit == F_KEY8 || load64(p + 8) == b)) {
-					g->flags[i] |= (unsigned char)bit;
-					g->flags[j] |= (unsigned char)bit;
-					break;
-				}
-			}
+			y = (size_t)((mix(load64(p) ^ mix(b)) *
+			    0x9e3779b97f4a7c15ull) >> (64 - bits));
+			sh = (unsigned)(y & 3) * 2;
+			old = sk[y / 4] >> sh & 3;
+			flags[i] |= (unsigned char)(old != 0 ? bit << 1 : 0);
+			sk[y / 4] |= (unsigned char)((old << 1 | 1) << sh);
+			at[x] = (uint32_t)i;
+			bucket[x++] = (uint32_t)y;
 		}
+		for (k = 0; k < x; k++)
+			if (sk[bucket[k] / 4] >> (bucket[k] & 3) * 2 & 2)
+				flags[at[k]] |= (unsigned char)bit;
 	}
 	g->keysw = n;
+	g->candw = 0;
+}
+
+/*
+ * The bigrams' sketch: their counts by bucket of a hash of their words'
+ * hashes (4 buckets a word), so that no bucket counts fewer than a bigram
+ * in it, but at the top of its range (the most: more not told); the
+ * bucket of each bigram in g->b2.
+ */
+static void
+sketch2(struct q_ngram_tab *g, size_t words)
+{
+	const uint64_t *hw = g->hw;
+	uint32_t *b2 = g->b2;
+	uint16_t *sk2;
+	size_t i, cap;
+	unsigned bits;
+
+	cap = pow2(words, 4, &bits);
+	if (g->sk2cap < cap) {
+		free(g->sk2);
+		g->sk2 = pskd_xmalloc(cap * sizeof(*g->sk2));
+		g->sk2cap = cap;
+	}
+	sk2 = g->sk2;
+	memset(sk2, 0, cap * sizeof(*sk2));
+	for (i = 0; i + 1 < words; i++) {
+		b2[i] = (uint32_t)((mix(hw[i] * 0x9e3779b97f4a7c15ull +
+		    hw[i + 1]) * 0x9e3779b97f4a7c15ull) >> (64 - bits));
+		sk2[b2[i]] = (uint16_t)(sk2[b2[i]] + (sk2[b2[i]] < UINT16_MAX));
+	}
+	g->have_sk2 = 1;
 }
 
 /* Words i.. and j.. (n of them), number for number. */
@@ -342,34 +417,39 @@ ids_eq(const struct q_ngram_tab *g, size_t i, size_t j, size_t n)
 
 /*
  * A pass of counts over the spaced n-grams at the candidates of g->cand,
- * hashed by their words' numbers: the most frequent,
- * with F_BIGRAM set at every n-gram seen twice (n 2).  *first is the first
- * position of the top one (ties: the first to appear); the count is
- * returned, 1 when nothing repeats.
+ * by their words' numbers: the most frequent, with F_BIGRAM set at every
+ * n-gram seen twice (n 2).  *first is the first position of the top one
+ * (ties: the first to appear); the count is returned, 1 when nothing
+ * repeats.
  */
 static uint64_t
 counts(struct q_ngram_tab *g, size_t n, size_t *first)
 {
 	size_t x, i, j, k, f, bestfirst = 0;
-	uint64_t h, tag, v, bestcount = 0;
+	uint64_t h, key, tag, meta, bestcount = 0;
 
 	table(g, g->ncand);
 	for (x = 0; x < g->ncand; x++) {
 		i = g->cand[x];
-		for (h = n, k = 0; k < n; k++)
-			h = (h ^ g->id[i + k]) * 0x9e3779b97f4a7c15ull;
-		h = mix(h);
+		if (n == 2)	/* the two numbers are the key */
+			key = (uint64_t)g->id[i] << 32 | g->id[i + 1];
+		else
+			for (key = n, k = 0; k < n; k++)
+				key = (key ^ g->id[i + k]) *
+				    0x9e3779b97f4a7c15ull;
+		h = mix(key);
 		tag = TAG(h);
 		for (k = slot_of(g, h);; k = (k + 1) & g->mask) {
-			v = g->slots[k];
-			if (EPOCH(v) != g->epoch) {
-				g->slots[k] = slot_new(g, h, i);
+			meta = g->slots[k].meta;
+			if (EPOCH(meta) != g->epoch) {
+				slot_set(g, k, key, h, i);
 				g->count[i] = 0;
 				f = i;
 				break;
 			}
-			j = (uint32_t)v;
-			if (TAGOF(v) == tag && ids_eq(g, j, i, n)) {
+			j = VALUE(meta);
+			if (g->slots[k].key == key && TAGOF(meta) == tag &&
+			    (n == 2 || ids_eq(g, j, i, n))) {
 				f = j;
 				if (n == 2) {
 					g->flags[i] |= F_BIGRAM;
@@ -420,38 +500,57 @@ too_many(const struct q_text *t)
 }
 
 uint64_t
-q_longest_ngram(const struct q_text *t, size_t n)
+q_longest_ngram(struct q_text *t, size_t n)
 {
-	uint64_t c = 0, best;
+	struct q_ngram_tab *g;
+	uint64_t best = 0;
 	size_t i;
 
-	if (t->words.n < n)
+	if (t->words.n < n || too_many(t))
 		return 0;
-	for (i = 0; i < n; i++)
-		c += t->words.v[i].cps;
-	for (best = c, i = n; i < t->words.n; i++) {
-		c += t->words.v[i].cps - t->words.v[i - n].cps;
-		best = c > best ? c : best;
-	}
+	g = base(t);
+	for (i = 0; i + n <= t->words.n; i++)
+		if (g->cpsum[i + n] - g->cpsum[i] > best)
+			best = g->cpsum[i + n] - g->cpsum[i];
 	return best + n - 1;
 }
 
 /*
- * Only an n-gram seen twice can be the top one when one is: one whose
- * words are each seen twice (n 1), whose first and last bigrams are.
+ * First a bound: an n-gram is seen at most as often as its first bigram,
+ * which is at most the count of the bigrams' sketch in its bucket; when
+ * that, times the n-gram's code points, cannot pass frac anywhere, the
+ * rule cannot fail.  Else the counts: only an n-gram seen twice can be
+ * the top one when one is, one whose words are each seen twice (n 1),
+ * whose first and last bigrams are.
  */
 uint64_t
-q_top_ngram(struct q_text *t, size_t n, uint64_t *topcount)
+q_top_ngram(struct q_text *t, size_t n, double frac, uint64_t *topcount)
 {
 	struct q_ngram_tab *g;
 	size_t i, m, first;
-	uint64_t count;
+	uint64_t count, c, v, top = 0, most = 0;
 
 	*topcount = 0;
 	if (t->words.n < n || too_many(t))
 		return 0;
-	g = tab(t);
+	g = base(t);
 	m = t->words.n - n + 1;
+	if (n >= 2) {
+		if (!g->have_sk2)
+			sketch2(g, t->words.n);
+		for (i = 0; i < m; i++) {
+			if ((c = g->sk2[g->b2[i]]) == UINT16_MAX)
+				break;		/* not told */
+			most = c > most ? c : most;
+			v = c * (g->cpsum[i + n] - g->cpsum[i] + n - 1);
+			top = v > top ? v : top;
+		}
+		if (i == m && q_ratio((double)top, (double)t->cps) <= frac) {
+			*topcount = most;
+			return top;
+		}
+	}
+	g = tab(t);
 	if (n >= 2 && !g->bigrams)
 		bigrams(g, t->words.n);
 	if (n == 2) {
@@ -471,51 +570,64 @@ q_top_ngram(struct q_text *t, size_t n, uint64_t *topcount)
 }
 
 /*
- * Can the n-gram at i be seen elsewhere?  Not when its first 8 (16)
- * bytes, all in it, are at no other word's start.
+ * What the flags say of the n-gram at i: 0 seen nowhere else, 1 seen
+ * only after it, 3 seen before it (or not known): whether its first 8
+ * (16) bytes, all in it, are at other words' starts.
  */
-static inline int
+static inline unsigned
 dup_candidate(const struct q_ngram_tab *g, size_t i, size_t n)
 {
 	uint64_t len = g->catl[i + n] - g->catl[i];
 
 	if (len >= 16)
-		return g->flags[i] & F_KEY16;
+		return (unsigned)(g->flags[i] / F_KEY16) & 3;
 	if (len >= 8)
-		return g->flags[i] & F_KEY8;
-	return 1;
+		return (unsigned)(g->flags[i] / F_KEY8) & 3;
+	return 3;
 }
 
 /*
  * The candidates are the n-grams that may be seen twice: an n-gram seen
  * once, at a position the scan reaches, is one it adds and never finds
  * again, so the scan goes past it as if it had.  A candidate of n+1 words
- * is one of n: the list of a shorter n-gram is cut down.
+ * is one of n: the list of a shorter n-gram is cut down.  Only a
+ * candidate seen before can be a duplicate: when the code points of those
+ * and their n-grams cannot pass frac, the rule cannot fail.
  */
 uint64_t
 q_dup_ngrams(struct q_text *t, size_t n, double frac)
 {
 	struct q_ngram_tab *g;
-	uint64_t dup = 0, h, tag, v, len;
+	uint64_t dup = 0, h, meta, len, bound = 0, reach = 0;
 	size_t i, j, k, m, x, y, check;
+	unsigned c;
 
 	if (t->words.n < n || too_many(t))
 		return 0;
-	g = tab(t);
+	g = base(t);
 	if (g->keysw == 0 || g->keysw > n)
 		keys(g, t->words.n, n);
 	m = t->words.n - n + 1;
-	if (g->candw == 0 || g->candw > n) {
-		for (g->ncand = 0, i = 0; i < m; i++)
-			if (dup_candidate(g, i, n))
-				g->cand[g->ncand++] = (uint32_t)i;
-	} else {
-		for (x = y = 0; x < g->ncand && g->cand[x] < m; x++)
-			if (dup_candidate(g, g->cand[x], n))
-				g->cand[y++] = g->cand[x];
-		g->ncand = y;
+	for (x = y = 0;; x++) {
+		if (g->candw == 0 || g->candw > n) {
+			if (x == m)
+				break;
+			i = x;
+		} else if (x == g->ncand || (i = g->cand[x]) >= m)
+			break;
+		if ((c = dup_candidate(g, i, n)) == 0)
+			continue;
+		g->cand[y++] = (uint32_t)i;
+		if (c == 3) {	/* the code points it may add */
+			bound += g->cpsum[i + n] - g->cpsum[i > reach ? i :
+			    reach];
+			reach = i + n;
+		}
 	}
+	g->ncand = y;
 	g->candw = n;
+	if (q_ratio((double)bound, (double)t->cps) <= frac)
+		return 0;
 	table(g, g->ncand);
 	for (x = 0, check = 0; x < g->ncand;) {
 		i = g->cand[x];
@@ -531,18 +643,17 @@ q_dup_ngrams(struct q_text *t, size_t n, double frac)
 		}
 		len = g->catl[i + n] - g->catl[i];
 		h = XXH3_64bits(g->s + g->catl[i], len);
-		tag = TAG(h);
 		for (k = slot_of(g, h);; k = (k + 1) & g->mask) {
-			v = g->slots[k];
-			if (EPOCH(v) != g->epoch) {
-				g->slots[k] = slot_new(g, h, i);
+			meta = g->slots[k].meta;
+			if (EPOCH(meta) != g->epoch) {
+				slot_set(g, k, h, h, i);
 				x++;
 				break;
 			}
-			j = (uint32_t)v;
-			if (TAGOF(v) == tag && g->catl[j + n] - g->catl[j] ==
-			    len && memcmp(g->s + g->catl[j], g->s + g->catl[i],
-			    len) == 0) {
+			j = VALUE(meta);
+			if (g->slots[k].key == h && g->catl[j + n] -
+			    g->catl[j] == len && memcmp(g->s + g->catl[j],
+			    g->s + g->catl[i], len) == 0) {
 				dup += g->cpsum[i + n] - g->cpsum[i];
 				while (x < g->ncand && g->cand[x] < i + n)
 					x++;
@@ -560,7 +671,11 @@ q_ngram_free(struct q_text *t)
 
 	if (g == NULL)
 		return;
+	free(g->hw);
 	free(g->id);
+	free(g->b2);
+	free(g->sk2);
+	free(g->sk);
 	free(g->flags);
 	free(g->first);
 	free(g->wc);

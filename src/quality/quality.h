@@ -322,10 +322,13 @@ struct q_ngram_tab;
 /*
  * Of the n-grams of words joined by a space: the code points of the most
  * frequent one times its count (ties: the first to appear), and that
- * count; the code points of the longest.
+ * count; the code points of the longest.  Where a bound shows the
+ * fraction of t->cps cannot pass frac, q_top_ngram may give the bound
+ * instead, and for the count one no smaller than it.
  */
-uint64_t q_top_ngram(struct q_text *t, size_t n, uint64_t *topcount);
-uint64_t q_longest_ngram(const struct q_text *t, size_t n);
+uint64_t q_top_ngram(struct q_text *t, size_t n, double frac,
+	    uint64_t *topcount);
+uint64_t q_longest_ngram(struct q_text *t, size_t n);
 /*
  * datatrove's find_all_duplicate: the code points of the n-grams (joined
  * with nothing between) seen before, scanning on past each one found.

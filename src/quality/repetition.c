@@ -83,7 +83,7 @@ q_gopher_repetition(struct q_text *t, struct q_seg *seg,
 		if (top != UINT64_MAX && q_ratio((double)(top *
 		    q_longest_ngram(t, n)), (double)t->cps) <= s->top_ngram[n])
 			continue;
-		r = q_ratio((double)q_top_ngram(t, n, &top), (double)t->cps);
+		r = q_ratio((double)q_top_ngram(t, n, s->top_ngram[n], &top), (double)t->cps);
 		if (r > s->top_ngram[n]) {
 			q_verdict_set(v, ngram_name(0, n), r, s->top_ngram[n]);
 			return 0;
