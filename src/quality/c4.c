@@ -132,6 +132,20 @@ terminal(const unsigned char *p, size_t n)
 	return !(n >= 3 && memcmp(p + n - 3, "...", 3) == 0);
 }
 
+/* Does s hold U+212A KELVIN SIGN? */
+static int
+kelvin(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+
+	while ((i += q_find2(s + i, n - i, 0xe2, 0xe2)) + 2 < n) {
+		if (s[i + 1] == 0x84 && s[i + 2] == 0xaa)
+			return 1;
+		i++;
+	}
+	return 0;
+}
+
 /*
  * Which phrases a line can hold (1 lorem ipsum, 2 javascript, 4 a policy
  * phrase; curly: '{'), or more: a line, stripped and without its
@@ -159,7 +173,7 @@ phrases(struct q_text *t, const struct q_settings *s, int *any, int *curly)
 	}
 	*any = 0;
 	*curly = memchr(t->p, '{', t->n) != NULL;
-	if (!q_contains(p, n, "\xe2\x84\xaa")) {
+	if (!kelvin(p, n)) {
 		for (k = 0; k < sizeof(bits) / sizeof(bits[0]); k++)
 			if (!(*any & bits[k]) && q_contains_folded(p, n,
 			    folded[k]))

@@ -49,11 +49,12 @@ struct q_ngram_tab {
 	size_t		 cap;		/* of the arrays by word */
 	/*
 	 * By word i: a hash of it (hw), its number (id), what repeats at it
-	 * (flags), the sketch's bucket of the bigram there (b2); of words
+	 * (flags), the sketch's count of the bigram there (c2); of words
 	 * 0..i-1: their bytes (catl) and code points (cpsum).
 	 */
 	uint64_t	*hw;
-	uint32_t	*id, *b2;
+	uint32_t	*id, *c2, *wmin;
+	size_t		 wminn;		/* wmin: c2's least in each n-gram of n */
 	unsigned char	*flags;
 	uint64_t	*catl, *cpsum;
 	unsigned char	*s;		/* the words joined by nothing, + 16 */
@@ -68,7 +69,7 @@ struct q_ngram_tab {
 	uint64_t	 top2count;	/* of the bigram pass */
 	size_t		 top2first;
 	/* sketches: counts of bigrams by bucket; seen marks of keys */
-	uint16_t	*sk2;
+	uint32_t	*sk2;
 	unsigned char	*sk;
 	size_t		 sk2cap, skcap;
 	int		 have_sk2;
@@ -145,6 +146,10 @@ ahead(const struct q_ngram_tab *g, const uint64_t *h, size_t i, size_t n)
 		__builtin_prefetch(&g->slots[slot_of(g, h[i + AHEAD])]);
 }
 
+/* Odd constants of multiplicative hashes (2^64 over the golden ratio...) */
+#define K1	0x9e3779b97f4a7c15ull
+#define K2	0xd6e8feb86659fd93ull
+
 /* A hash of x, its bits spread (for keys made of text or numbers). */
 static inline uint64_t
 mix(uint64_t x)
@@ -193,13 +198,13 @@ grow(void *p, size_t n, size_t size)
 	return pskd_xreallocarray(p, n, size);
 }
 
-/* A power of 2, 64 or more, and at least k times n; and its bits. */
+/* A power of 2, 64 or more, at least k times n (or 2^31); its bits. */
 static size_t
 pow2(size_t n, size_t k, unsigned *bits)
 {
 	size_t cap = 64;
 
-	for (*bits = 6; cap / k < n; (*bits)++)
+	for (*bits = 6; cap / k < n && *bits < 31; (*bits)++)
 		cap *= 2;
 	return cap;
 }
@@ -214,7 +219,8 @@ base(struct q_text *t)
 	struct q_ngram_tab *g = t->tab;
 	const struct q_span *w = t->words.v;
 	size_t i, n = t->words.n, len;
-	uint64_t a, b;
+	uint64_t a, b, *catl, *cpsum, *hw;
+	unsigned char *sp, *q;
 
 	if (g == NULL)
 		g = t->tab = pskd_xcalloc(1, sizeof(*g));
@@ -224,7 +230,8 @@ base(struct q_text *t)
 		g->cap = n + 1;
 		g->hw = grow(g->hw, g->cap, sizeof(*g->hw));
 		g->id = grow(g->id, g->cap, sizeof(*g->id));
-		g->b2 = grow(g->b2, g->cap, sizeof(*g->b2));
+		g->c2 = grow(g->c2, g->cap, sizeof(*g->c2));
+		g->wmin = grow(g->wmin, g->cap, sizeof(*g->wmin));
 		g->flags = grow(g->flags, g->cap, sizeof(*g->flags));
 		g->first = grow(g->first, g->cap, sizeof(*g->first));
 		g->wc = grow(g->wc, g->cap, sizeof(*g->wc));
@@ -233,33 +240,36 @@ base(struct q_text *t)
 		g->catl = grow(g->catl, g->cap, sizeof(*g->catl));
 		g->cpsum = grow(g->cpsum, g->cap, sizeof(*g->cpsum));
 	}
-	g->catl[0] = g->cpsum[0] = 0;
-	for (i = 0; i < n; i++) {
-		g->catl[i + 1] = g->catl[i] + w[i].len;
-		g->cpsum[i + 1] = g->cpsum[i] + w[i].cps;
-	}
-	if (g->scap < g->catl[n] + 16) {
-		g->scap = g->catl[n] + 16;
+	for (i = 0, len = 0; i < n; i++)
+		len += w[i].len;
+	if (g->scap < len + 16) {
+		g->scap = len + 16;
 		free(g->s);
 		g->s = pskd_xmalloc(g->scap);
 	}
+	catl = g->catl;
+	cpsum = g->cpsum;
+	hw = g->hw;
+	sp = g->s;
+	catl[0] = cpsum[0] = 0;
 	for (i = 0; i < n; i++) {
 		len = w[i].len;
+		q = sp + catl[i];
 		/* 16 bytes at a time: the next word's copy writes over the rest */
 		if (len <= 16 && w[i].off + 16 <= t->n)
-			memcpy(g->s + g->catl[i], t->p + w[i].off, 16);
+			memcpy(q, t->p + w[i].off, 16);
 		else
-			memcpy(g->s + g->catl[i], t->p + w[i].off, len);
+			memcpy(q, t->p + w[i].off, len);
+		a = key2(q, len, &b);
+		hw[i] = len <= 16 ? (a ^ len) * K1 ^ b * K2 :
+		    XXH3_64bits(q, len);
+		catl[i + 1] = catl[i] + len;
+		cpsum[i + 1] = cpsum[i] + w[i].cps;
 	}
-	memset(g->s + g->catl[n], 0, 16);
-	for (i = 0; i < n; i++) {
-		len = w[i].len;
-		a = key2(g->s + g->catl[i], len, &b);
-		g->hw[i] = len <= 16 ? mix(a ^ mix(b ^ len)) :
-		    XXH3_64bits(g->s + g->catl[i], len);
-	}
+	memset(sp + catl[n], 0, 16);
 	memset(g->flags, 0, n);
 	g->bigrams = g->have_sk2 = 0;
+	g->wminn = 0;
 	g->candw = g->keysw = 0;
 	g->base = t->gen;
 	return g;
@@ -332,41 +342,57 @@ keys(struct q_ngram_tab *g, size_t words, size_t n)
 {
 	const uint64_t *catl = g->catl;
 	const unsigned char *s = g->s, *p;
-	unsigned char *flags = g->flags, *sk;
+	unsigned char *flags = g->flags, *sk8, *sk16;
 	uint32_t *at = g->count, *bucket = g->cand;
-	size_t i, x, k, y, end = catl[words], m = words - n + 1, len;
-	unsigned bit, bits, old, sh;
-	uint64_t b;
+	size_t i, x, k, y, z, end = catl[words], m = words - n + 1, len;
+	unsigned bits, old, sh;
+	uint64_t a;
 
-	for (i = 0; i < words; i++)
-		flags[i] &= F_BIGRAM;
+	if (g->bigrams)
+		for (i = 0; i < words; i++)
+			flags[i] &= F_BIGRAM;
+	else
+		memset(flags, 0, words);
 	len = pow2(words, 16, &bits) / 4;
-	if (g->skcap < len) {
+	if (g->skcap < 2 * len) {
 		free(g->sk);
-		g->sk = pskd_xmalloc(len);
-		g->skcap = len;
+		g->sk = pskd_xmalloc(2 * len);
+		g->skcap = 2 * len;
 	}
-	sk = g->sk;
-	for (bit = F_KEY8; bit <= F_KEY16; bit <<= 2) {
-		memset(sk, 0, len);
-		for (x = 0, i = 0; i < words && catl[i] + 8 * (bit == F_KEY16 ?
-		    2 : 1) <= end; i++) {
-			if (bit == F_KEY8 && (i >= m || catl[i + n] - catl[i] >= 16))
-				continue;
-			p = s + catl[i];
-			b = bit == F_KEY16 ? load64(p + 8) : 0;
-			y = (size_t)((mix(load64(p) ^ mix(b)) *
-			    0x9e3779b97f4a7c15ull) >> (64 - bits));
+	sk8 = g->sk;
+	sk16 = g->sk + len;
+	memset(g->sk, 0, 2 * len);
+	/* a bucket's 2 bits: seen once, seen twice */
+	for (x = 0, i = 0; i < words && catl[i] + 8 <= end; i++) {
+		p = s + catl[i];
+		a = load64(p);
+		if (catl[i] + 16 <= end) {
+			y = (size_t)(((a ^ load64(p + 8) * K2) * K1) >>
+			    (64 - bits));
 			sh = (unsigned)(y & 3) * 2;
-			old = sk[y / 4] >> sh & 3;
-			flags[i] |= (unsigned char)(old != 0 ? bit << 1 : 0);
-			sk[y / 4] |= (unsigned char)((old << 1 | 1) << sh);
-			at[x] = (uint32_t)i;
-			bucket[x++] = (uint32_t)y;
+			old = sk16[y / 4] >> sh & 3;
+			flags[i] |= (unsigned char)(old != 0 ? F_KEY16_BEFORE : 0);
+			sk16[y / 4] |= (unsigned char)((old << 1 | 1) << sh);
+		} else
+			y = SIZE_MAX;
+		z = SIZE_MAX;
+		if (i < m && catl[i + n] - catl[i] < 16) {
+			z = (size_t)((a * K1) >> (64 - bits));
+			sh = (unsigned)(z & 3) * 2;
+			old = sk8[z / 4] >> sh & 3;
+			flags[i] |= (unsigned char)(old != 0 ? F_KEY8_BEFORE : 0);
+			sk8[z / 4] |= (unsigned char)((old << 1 | 1) << sh);
 		}
-		for (k = 0; k < x; k++)
-			if (sk[bucket[k] / 4] >> (bucket[k] & 3) * 2 & 2)
-				flags[at[k]] |= (unsigned char)bit;
+		at[x] = (uint32_t)y;
+		bucket[x++] = (uint32_t)z;
+	}
+	for (k = 0; k < x; k++) {
+		if ((y = at[k]) != (uint32_t)SIZE_MAX &&
+		    sk16[y / 4] >> (y & 3) * 2 & 2)
+			flags[k] |= F_KEY16;
+		if ((z = bucket[k]) != (uint32_t)SIZE_MAX &&
+		    sk8[z / 4] >> (z & 3) * 2 & 2)
+			flags[k] |= F_KEY8;
 	}
 	g->keysw = n;
 	g->candw = 0;
@@ -375,15 +401,13 @@ keys(struct q_ngram_tab *g, size_t words, size_t n)
 /*
  * The bigrams' sketch: their counts by bucket of a hash of their words'
  * hashes (4 buckets a word), so that no bucket counts fewer than a bigram
- * in it, but at the top of its range (the most: more not told); the
- * bucket of each bigram in g->b2.
+ * in it; the count of each bigram's bucket in g->c2.
  */
 static void
 sketch2(struct q_ngram_tab *g, size_t words)
 {
 	const uint64_t *hw = g->hw;
-	uint32_t *b2 = g->b2;
-	uint16_t *sk2;
+	uint32_t *c2 = g->c2, *sk2;
 	size_t i, cap;
 	unsigned bits;
 
@@ -396,10 +420,12 @@ sketch2(struct q_ngram_tab *g, size_t words)
 	sk2 = g->sk2;
 	memset(sk2, 0, cap * sizeof(*sk2));
 	for (i = 0; i + 1 < words; i++) {
-		b2[i] = (uint32_t)((mix(hw[i] * 0x9e3779b97f4a7c15ull +
-		    hw[i + 1]) * 0x9e3779b97f4a7c15ull) >> (64 - bits));
-		sk2[b2[i]] = (uint16_t)(sk2[b2[i]] + (sk2[b2[i]] < UINT16_MAX));
+		c2[i] = (uint32_t)(((hw[i] * K2 ^ hw[i + 1]) * K1) >>
+		    (64 - bits));
+		sk2[c2[i]]++;
 	}
+	for (i = 0; i + 1 < words; i++)
+		c2[i] = sk2[c2[i]];
 	g->have_sk2 = 1;
 }
 
@@ -499,56 +525,63 @@ too_many(const struct q_text *t)
 	return t->words.n >= UINT32_MAX;
 }
 
-uint64_t
-q_longest_ngram(struct q_text *t, size_t n)
-{
-	struct q_ngram_tab *g;
-	uint64_t best = 0;
-	size_t i;
-
-	if (t->words.n < n || too_many(t))
-		return 0;
-	g = base(t);
-	for (i = 0; i + n <= t->words.n; i++)
-		if (g->cpsum[i + n] - g->cpsum[i] > best)
-			best = g->cpsum[i + n] - g->cpsum[i];
-	return best + n - 1;
-}
-
 /*
- * First a bound: an n-gram is seen at most as often as its first bigram,
- * which is at most the count of the bigrams' sketch in its bucket; when
- * that, times the n-gram's code points, cannot pass frac anywhere, the
- * rule cannot fail.  Else the counts: only an n-gram seen twice can be
- * the top one when one is, one whose words are each seen twice (n 1),
- * whose first and last bigrams are.
+ * First a bound: an n-gram is seen at most as often as each of its
+ * bigrams, each at most the count of the bigrams' sketch in its bucket
+ * and at most as often as the (n-1)-gram it starts with; when that,
+ * times the n-gram's code points, cannot pass frac anywhere, the rule
+ * cannot fail; when it is 1 everywhere, the first n-gram is the top one.
+ * Else the counts: only an n-gram seen twice can be the top one when one
+ * is, one whose words are each seen twice (n 1), whose first and last
+ * bigrams are.
  */
 uint64_t
 q_top_ngram(struct q_text *t, size_t n, double frac, uint64_t *topcount)
 {
 	struct q_ngram_tab *g;
-	size_t i, m, first;
-	uint64_t count, c, v, top = 0, most = 0;
+	size_t i, k, m, first;
+	uint64_t count, c, v, top = 0, most = 0, prev = *topcount;
+	const uint64_t *cps;
+	const uint32_t *c2;
+	uint32_t *wmin;
 
 	*topcount = 0;
 	if (t->words.n < n || too_many(t))
 		return 0;
 	g = base(t);
 	m = t->words.n - n + 1;
-	if (n >= 2) {
-		if (!g->have_sk2)
-			sketch2(g, t->words.n);
-		for (i = 0; i < m; i++) {
-			if ((c = g->sk2[g->b2[i]]) == UINT16_MAX)
-				break;		/* not told */
-			most = c > most ? c : most;
-			v = c * (g->cpsum[i + n] - g->cpsum[i] + n - 1);
-			top = v > top ? v : top;
-		}
-		if (i == m && q_ratio((double)top, (double)t->cps) <= frac) {
-			*topcount = most;
-			return top;
-		}
+	if (n >= 2 && !g->have_sk2)
+		sketch2(g, t->words.n);
+	/* the least count of the bigrams in each n-gram, from n - 1's */
+	c2 = g->c2;
+	wmin = g->wmin;
+	cps = g->cpsum;
+	if (n >= 2 && g->wminn + 1 != n) {
+		for (i = 0; i < m; i++)
+			for (wmin[i] = c2[i], k = 1; k + 1 < n; k++)
+				wmin[i] = c2[i + k] < wmin[i] ? c2[i + k] :
+				    wmin[i];
+		g->wminn = n;
+	}
+	for (i = 0; i < m; i++) {
+		/* no more than each of its bigrams, nor its (n-1)-gram */
+		if (n >= 2) {
+			if (g->wminn != n)
+				wmin[i] = c2[i + n - 2] < wmin[i] ?
+				    c2[i + n - 2] : wmin[i];
+			c = wmin[i] < prev ? wmin[i] : prev;
+		} else if ((c = prev) == UINT64_MAX)
+			break;
+		most = c > most ? c : most;
+		v = c * (cps[i + n] - cps[i] + n - 1);
+		top = v > top ? v : top;
+	}
+	g->wminn = n >= 2 ? n : g->wminn;
+	if (i == m && (most <= 1 || q_ratio((double)top, (double)t->cps) <=
+	    frac)) {
+		/* every n-gram once: the first is the top one */
+		*topcount = most;
+		return most <= 1 ? g->cpsum[n] + n - 1 : top;
 	}
 	g = tab(t);
 	if (n >= 2 && !g->bigrams)
@@ -673,7 +706,8 @@ q_ngram_free(struct q_text *t)
 		return;
 	free(g->hw);
 	free(g->id);
-	free(g->b2);
+	free(g->c2);
+	free(g->wmin);
 	free(g->sk2);
 	free(g->sk);
 	free(g->flags);

@@ -108,6 +108,8 @@ int	q_run_over(const unsigned char *s, size_t n, size_t lim);
 size_t	q_count_pieces(const unsigned char *s, size_t n);
 /* Vector code (1) or not (0) from now on (tests; default: pskd_simd()). */
 void	q_scan_simd(int on);
+/* Take the vector code? (seg.c too) */
+int	q_simd(void);
 
 /* ---- lines.c: the line splits of datatrove's rules --------------------- */
 
@@ -322,13 +324,13 @@ struct q_ngram_tab;
 /*
  * Of the n-grams of words joined by a space: the code points of the most
  * frequent one times its count (ties: the first to appear), and that
- * count; the code points of the longest.  Where a bound shows the
- * fraction of t->cps cannot pass frac, q_top_ngram may give the bound
+ * count in *topcount.  On entry *topcount is no less than the count of
+ * the most frequent (n-1)-gram (UINT64_MAX: not known).  Where a bound
+ * shows the fraction of t->cps cannot pass frac, it may give the bound
  * instead, and for the count one no smaller than it.
  */
 uint64_t q_top_ngram(struct q_text *t, size_t n, double frac,
 	    uint64_t *topcount);
-uint64_t q_longest_ngram(struct q_text *t, size_t n);
 /*
  * datatrove's find_all_duplicate: the code points of the n-grams (joined
  * with nothing between) seen before, scanning on past each one found.

@@ -30,6 +30,12 @@ simd(void)
 #endif
 }
 
+int
+q_simd(void)
+{
+	return simd();
+}
+
 size_t
 q_find2(const unsigned char *s, size_t n, unsigned char a, unsigned char b)
 {

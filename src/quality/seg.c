@@ -8,6 +8,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include <unicode/ubrk.h>
 #include <unicode/uclean.h>
@@ -205,6 +208,90 @@ ascii_chunk(const unsigned char *t, size_t k, size_t n, struct q_spans *out)
 	return n;
 }
 
+#ifdef __SSE2__
+/* Bytes in lo..lo+k-1 (a mask of the 16 of v). */
+static inline unsigned
+in_range(__m128i v, int lo, int k)
+{
+	__m128i x = _mm_sub_epi8(v, _mm_set1_epi8((char)lo));
+
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x,
+	    _mm_set1_epi8((char)(k - 1))), x));
+}
+
+static inline unsigned
+is(__m128i v, int c)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
+	    _mm_set1_epi8((char)c)));
+}
+
+/* Letters and '@', digits, of 16 bytes. */
+static inline void
+letters(__m128i v, unsigned *l, unsigned *d)
+{
+	*l = in_range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 26) |
+	    is(v, '@');
+	*d = in_range(v, '0', 10);
+}
+
+/*
+ * ascii_chunk's cuts, 16 bytes at a time, from the start of a chunk at i
+ * for as long as the bytes are ASCII and 17 are left: a bit a byte for
+ * each class, a mid character joined where the bytes on both sides allow
+ * it, and the words where the bits change.  Returns the start of the
+ * chunk it stopped in, the words from there on taken back.
+ */
+static size_t
+vector_words(const unsigned char *t, size_t i, size_t n, struct q_spans *out)
+{
+	size_t cs = i, start = i, j;
+	unsigned l0, d0, l1, d1, lp, dp, w, ml, mn, sp, ws, wc, wcp, tr, o, ev;
+	unsigned cl = 0, cd = 0, cw = 0;
+	__m128i v0, v1;
+
+	for (; i + 17 <= n; i += 16) {
+		v0 = _mm_loadu_si128((const __m128i *)(t + i));
+		if (_mm_movemask_epi8(v0) != 0)
+			break;
+		v1 = _mm_loadu_si128((const __m128i *)(t + i + 1));
+		letters(v0, &l0, &d0);
+		letters(v1, &l1, &d1);		/* of the byte after each */
+		lp = (l0 << 1 | cl) & 0xffff;	/* of the byte before */
+		dp = (d0 << 1 | cd) & 0xffff;
+		w = l0 | d0 | is(v0, '_');
+		ml = is(v0, '.') | is(v0, '\'');
+		mn = ml | is(v0, ',') | is(v0, ';');
+		sp = is(v0, ' ') | in_range(v0, '\t', 5);
+		ws = in_range(v0, 0x1c, 4);
+		wc = w | (ml & lp & l1) | (mn & dp & d1);
+		wcp = (wc << 1 | cw) & 0xffff;
+		tr = wc ^ wcp;			/* a word starts or ends */
+		o = ~(wc | sp | ws) & 0xffff;	/* a character alone */
+		for (ev = tr | o; ev != 0; ev &= ev - 1) {
+			j = (size_t)__builtin_ctz(ev);
+			if (tr >> j & 1) {
+				if (wc >> j & 1)
+					start = i + j;
+				else
+					q_spans_add(out, start, i + j - start,
+					    i + j - start);
+			}
+			if (o >> j & 1)
+				q_spans_add(out, i + j, 1, 1);
+		}
+		if (sp != 0)
+			cs = i + 32 - (size_t)__builtin_clz(sp);
+		cl = l0 >> 15;
+		cd = d0 >> 15;
+		cw = wc >> 15;
+	}
+	while (out->n > 0 && out->v[out->n - 1].off >= cs)
+		out->n--;
+	return cs;
+}
+#endif
+
 /* The end of the chunk from i, and whether it has a byte >= 0x80. */
 static size_t
 chunk_end(const unsigned char *t, size_t i, size_t n, int *high)
@@ -239,6 +326,14 @@ q_words(struct q_seg *s, const unsigned char *t, size_t n,
 			i++;
 		if (i == n)
 			break;
+#ifdef __SSE2__
+		/* where it stops, the chunk is another's or too short */
+		if (q_simd() && i + 17 <= n && (j = vector_words(t, i, n,
+		    out)) > i) {
+			i = j;
+			continue;
+		}
+#endif
 		cs = i;
 		mark = out->n;
 		i = ascii_chunk(t, cs, n, out);

@@ -63,13 +63,40 @@ q_format_number(char *out, size_t size, double d)
 		pskd_format_double(out, size, d);
 }
 
+/*
+ * The thresholds, each formatted once (the shortest text that reads back
+ * takes up to 17 tries): the last few, by their bits.
+ */
+static void
+format_threshold(char *out, size_t size, double d)
+{
+	static struct {
+		uint64_t	 bits;
+		char		 text[64];
+	} seen[16];
+	static size_t nseen, next;
+	uint64_t bits;
+	size_t k;
+
+	memcpy(&bits, &d, sizeof(bits));
+	for (k = 0; k < nseen; k++)
+		if (seen[k].bits == bits) {
+			snprintf(out, size, "%s", seen[k].text);
+			return;
+		}
+	q_format_number(out, size, d);
+	k = nseen < 16 ? nseen++ : next++ % 16;
+	seen[k].bits = bits;
+	snprintf(seen[k].text, sizeof(seen[k].text), "%s", out);
+}
+
 void
 q_verdict_set(struct q_verdict *v, const char *name, double what,
     double against)
 {
 	v->name = name;
 	q_format_number(v->what, sizeof(v->what), what);
-	q_format_number(v->against, sizeof(v->against), against);
+	format_threshold(v->against, sizeof(v->against), against);
 }
 
 void

@@ -98,7 +98,7 @@ main(void)
 	    "\xe2\x80\xa2", "\xc2\xa0", "\xe2\x80\xa8", "\xf0\x9f\x98\x80",
 	    "\xe2\x80\x8d", "\xd7\x90\"", "\xe0\xb8\x81\xe0\xb8\xb2" };
 	struct pskd_error e;
-	unsigned char t[64];
+	unsigned char t[64], long_t[400];
 	size_t n, k, m = strlen(alpha), bad = 0, tried = 0, len, i;
 	unsigned long x;
 
@@ -141,6 +141,29 @@ main(void)
 	}
 	check(bad == 0, "ASCII path as ICU on %zu mixed texts (%zu differ)",
 	    tried, bad);
+	/* long texts: the vector path (and PSKD_SIMD=0's) on many blocks */
+	for (k = 0; k < 2; k++) {
+		q_scan_simd((int)k);
+		for (bad = 0, tried = 0; tried < 20000; tried++) {
+			for (len = 0; len + 8 < sizeof(long_t);) {
+				if (rand() % 40 == 0) {
+					const char *o = other[rand() %
+					    (sizeof(other) / sizeof(other[0]))];
+
+					memcpy(long_t + len, o, strlen(o));
+					len += strlen(o);
+				} else
+					long_t[len++] = (unsigned char)
+					    alpha[rand() % m];
+				if (rand() % 300 == 0)
+					break;
+			}
+			if (!same(long_t, len) && bad++ < 5)
+				printf("# differ: '%.*s'\n", (int)len, long_t);
+		}
+		check(bad == 0, "%s path as ICU on %zu long texts (%zu differ)",
+		    k ? "vector" : "portable (PSKD_SIMD=0)", tried, bad);
+	}
 	sentences();
 	for (bad = 0, n = 0, x = 0; x < 0x110000; x++) {
 		bad += q_isterminal((uint32_t)x) && !q_ispunct((uint32_t)x);
