@@ -64,6 +64,12 @@ word_counts(const struct q_text *t, size_t *nsym, size_t *cps, size_t *alpha)
 		marks_init();
 	for (; w < end; w++) {
 		p = t->p + w->off;
+		if (p[0] < 0x80 && ascii_marks[p[0]] == (W_SYM | W_ALPHA)) {
+			ns++;		/* a letter first: the usual word */
+			nc += w->cps;
+			na++;
+			continue;
+		}
 		for (m = 0, k = 0; k < w->len && m != (W_SYM | W_ALPHA);) {
 			if (p[k] < 0x80) {
 				m |= ascii_marks[p[k++]];

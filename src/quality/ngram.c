@@ -55,6 +55,8 @@ struct q_ngram_tab {
 	uint64_t	*hw;
 	uint32_t	*id, *c2, *wmin;
 	size_t		 wminn;		/* wmin: c2's least in each n-gram of n */
+	uint64_t	 top234[3], most234[3];	/* see bounds234 */
+	int		 have_b234;
 	unsigned char	*flags;
 	uint64_t	*catl, *cpsum;
 	unsigned char	*s;		/* the words joined by nothing, + 16 */
@@ -268,7 +270,7 @@ base(struct q_text *t)
 	}
 	memset(sp + catl[n], 0, 16);
 	memset(g->flags, 0, n);
-	g->bigrams = g->have_sk2 = 0;
+	g->bigrams = g->have_sk2 = g->have_b234 = 0;
 	g->wminn = 0;
 	g->candw = g->keysw = 0;
 	g->base = t->gen;
@@ -429,6 +431,46 @@ sketch2(struct q_ngram_tab *g, size_t words)
 	g->have_sk2 = 1;
 }
 
+/*
+ * The bounds of q_top_ngram for n 2, 3 and 4 in one pass (what the
+ * (n-1)-gram's count adds is left out): the most of the least sketch
+ * count of an n-gram's bigrams, and that times its code points.
+ */
+static void
+bounds234(struct q_ngram_tab *g, size_t words)
+{
+	const uint32_t *c2 = g->c2;
+	const uint64_t *cps = g->cpsum;
+	uint64_t c, v, t2 = 0, t3 = 0, t4 = 0, m2 = 0, m3 = 0, m4 = 0;
+	size_t i;
+
+	for (i = 0; i + 2 <= words; i++) {
+		c = c2[i];
+		v = c * (cps[i + 2] - cps[i] + 1);
+		t2 = v > t2 ? v : t2;
+		m2 = c > m2 ? c : m2;
+		if (i + 3 > words)
+			continue;
+		c = c2[i + 1] < c ? c2[i + 1] : c;
+		v = c * (cps[i + 3] - cps[i] + 2);
+		t3 = v > t3 ? v : t3;
+		m3 = c > m3 ? c : m3;
+		if (i + 4 > words)
+			continue;
+		c = c2[i + 2] < c ? c2[i + 2] : c;
+		v = c * (cps[i + 4] - cps[i] + 3);
+		t4 = v > t4 ? v : t4;
+		m4 = c > m4 ? c : m4;
+	}
+	g->top234[0] = t2;
+	g->top234[1] = t3;
+	g->top234[2] = t4;
+	g->most234[0] = m2;
+	g->most234[1] = m3;
+	g->most234[2] = m4;
+	g->have_b234 = 1;
+}
+
 /* Words i.. and j.. (n of them), number for number. */
 static inline int
 ids_eq(const struct q_ngram_tab *g, size_t i, size_t j, size_t n)
@@ -549,9 +591,18 @@ q_top_ngram(struct q_text *t, size_t n, double frac, uint64_t *topcount)
 	if (t->words.n < n || too_many(t))
 		return 0;
 	g = base(t);
-	m = t->words.n - n + 1;
+	m = i = t->words.n - n + 1;
 	if (n >= 2 && !g->have_sk2)
 		sketch2(g, t->words.n);
+	if (n >= 2 && n <= 4) {		/* 2, 3 and 4 at once */
+		if (!g->have_b234)
+			bounds234(g, t->words.n);
+		if (prev >= g->most234[n - 2]) {
+			most = g->most234[n - 2];
+			top = g->top234[n - 2];
+			goto bounded;
+		}
+	}
 	/* the least count of the bigrams in each n-gram, from n - 1's */
 	c2 = g->c2;
 	wmin = g->wmin;
@@ -577,6 +628,7 @@ q_top_ngram(struct q_text *t, size_t n, double frac, uint64_t *topcount)
 		top = v > top ? v : top;
 	}
 	g->wminn = n >= 2 ? n : g->wminn;
+bounded:
 	if (i == m && (most <= 1 || q_ratio((double)top, (double)t->cps) <=
 	    frac)) {
 		/* every n-gram once: the first is the top one */

@@ -4,7 +4,9 @@
  * here, on random texts of bytes the scans look for (white space of both
  * kinds, dots, the bytes of U+2026, U+0085 and U+2028, cased letters,
  * bytes above 0x7f), every length to 300 and every offset in a vector.
+ * And the numbers of verdicts are pskd_format_double's text.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +116,54 @@ pieces(const unsigned char *s, size_t n)
 	return k;
 }
 
+/* q_format_number and what it stands for, on the numbers verdicts have. */
+static void
+numbers(void)
+{
+	char a[64], b[64];
+	size_t k, bad = 0, tried = 0;
+	uint64_t bits;
+	double d;
+	int i;
+
+	for (k = 0; k < 100000; k++) {
+		switch (k % 4) {
+		case 0:		/* a ratio of counts */
+			d = (double)(rand() % 100000) / (double)(1 + rand() %
+			    100000);
+			break;
+		case 1:		/* any bits */
+			bits = (uint64_t)rand() << 42 ^ (uint64_t)rand() << 21 ^
+			    (uint64_t)rand();
+			memcpy(&d, &bits, sizeof(d));
+			break;
+		case 2:		/* a power of 2 */
+			d = ldexp(1, rand() % 2100 - 1075);
+			break;
+		default:	/* a short decimal, and next to it */
+			d = (double)(rand() % 1000) / 1000.0;
+			d = rand() % 2 ? nextafter(d, 1) : d;
+		}
+		tried++;
+		q_format_number(a, sizeof(a), d);
+		if (d == floor(d) && fabs(d) < 1e15)
+			snprintf(b, sizeof(b), "%.0f", d);
+		else
+			pskd_format_double(b, sizeof(b), d);
+		if (strcmp(a, b) != 0 && bad++ < 5)
+			printf("# %s, not %s\n", a, b);
+	}
+	for (i = -1074; i < 1024; i++) {	/* every power of 2 */
+		d = ldexp(1, i);
+		q_format_number(a, sizeof(a), d);
+		pskd_format_double(b, sizeof(b), d);
+		tried++;
+		bad += d != floor(d) && strcmp(a, b) != 0;
+	}
+	check(bad == 0, "numbers as pskd_format_double writes them, %zu "
+	    "(%zu differ)", tried, bad);
+}
+
 int
 main(void)
 {
@@ -185,5 +235,6 @@ main(void)
 		check(k == 6, "long texts: code points, runs, pieces");
 		free(s);
 	}
+	numbers();
 	return check_status();
 }
