@@ -106,9 +106,20 @@ int	q_run_over(const unsigned char *s, size_t n, size_t lim);
  * more than its words (see fineweb.c).
  */
 size_t	q_count_pieces(const unsigned char *s, size_t n);
-/* Vector code (1) or not (0) from now on (tests; default: pskd_simd()). */
-void	q_scan_simd(int on);
-/* Take the vector code? (seg.c too) */
+/*
+ * The vector code's levels: each takes the paths of those below it where
+ * it has none of its own (an AVX2 processor takes the SSE2 ones).
+ */
+enum { Q_PORTABLE, Q_SSE2, Q_AVX2, Q_AVX512 };
+/*
+ * The vector code of level (at most q_simd_max()) from now on (tests).
+ * By default, what the processor has, no more than PSKD_SIMD allows: 0
+ * or off the portable code, sse2, avx2 or avx512 up to that level.
+ */
+void	q_scan_simd(int level);
+/* The highest level this processor runs. */
+int	q_simd_max(void);
+/* The level the vector code takes (seg.c too). */
 int	q_simd(void);
 
 /* ---- lines.c: the line splits of datatrove's rules --------------------- */

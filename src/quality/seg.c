@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
-#include <emmintrin.h>
+#include <immintrin.h>
 #endif
 
 #include <unicode/ubrk.h>
@@ -239,15 +239,18 @@ letters(__m128i v, unsigned *l, unsigned *d)
  * ascii_chunk's cuts, 16 bytes at a time, from the start of a chunk at i
  * for as long as the bytes are ASCII and 17 are left: a bit a byte for
  * each class, a mid character joined where the bytes on both sides allow
- * it, and the words where the bits change.  Returns the start of the
- * chunk it stopped in, the words from there on taken back.
+ * it, and the segments where the bits change.  A segment (a word, or a
+ * character alone) starts at a bit of st and ends at a bit of en; they do
+ * not overlap, so the k-th end closes the k-th start, the one left open
+ * from the block before first.  Returns the start of the chunk it stopped
+ * in, the words from there on taken back.
  */
 static size_t
 vector_words(const unsigned char *t, size_t i, size_t n, struct q_spans *out)
 {
-	size_t cs = i, start = i, j;
-	unsigned l0, d0, l1, d1, lp, dp, w, ml, mn, sp, ws, wc, wcp, tr, o, ev;
-	unsigned cl = 0, cd = 0, cw = 0;
+	size_t cs = i, start = i, a, b;
+	unsigned l0, d0, l1, d1, lp, dp, w, ml, mn, sp, ws, wc, wcp, o, st, en;
+	unsigned cl = 0, cd = 0, cw = 0, co = 0, open = 0;
 	__m128i v0, v1;
 
 	for (; i + 17 <= n; i += 16) {
@@ -266,25 +269,111 @@ vector_words(const unsigned char *t, size_t i, size_t n, struct q_spans *out)
 		ws = in_range(v0, 0x1c, 4);
 		wc = w | (ml & lp & l1) | (mn & dp & d1);
 		wcp = (wc << 1 | cw) & 0xffff;
-		tr = wc ^ wcp;			/* a word starts or ends */
 		o = ~(wc | sp | ws) & 0xffff;	/* a character alone */
-		for (ev = tr | o; ev != 0; ev &= ev - 1) {
-			j = (size_t)__builtin_ctz(ev);
-			if (tr >> j & 1) {
-				if (wc >> j & 1)
-					start = i + j;
-				else
-					q_spans_add(out, start, i + j - start,
-					    i + j - start);
-			}
-			if (o >> j & 1)
-				q_spans_add(out, i + j, 1, 1);
+		st = (wc & ~wcp) | o;
+		en = ((~wc & wcp) | o << 1 | co) & 0xffff;
+		if (open && en != 0) {
+			b = i + (size_t)__builtin_ctz(en);
+			q_spans_add(out, start, b - start, b - start);
+			en &= en - 1;
+			open = 0;
+		}
+		for (; en != 0; en &= en - 1, st &= st - 1) {
+			a = i + (size_t)__builtin_ctz(st);
+			b = i + (size_t)__builtin_ctz(en);
+			q_spans_add(out, a, b - a, b - a);
+		}
+		if (st != 0) {		/* one, still open */
+			start = i + (size_t)__builtin_ctz(st);
+			open = 1;
 		}
 		if (sp != 0)
 			cs = i + 32 - (size_t)__builtin_clz(sp);
 		cl = l0 >> 15;
 		cd = d0 >> 15;
 		cw = wc >> 15;
+		co = o >> 15;
+	}
+	while (out->n > 0 && out->v[out->n - 1].off >= cs)
+		out->n--;
+	return cs;
+}
+
+#define AVX512	__attribute__((target("avx512f,avx512bw")))
+
+/* Bytes in lo..lo+k-1 (a mask of the 64 of v). */
+AVX512 static inline uint64_t
+in_range512(__m512i v, int lo, int k)
+{
+	return _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8(
+	    (char)lo)), _mm512_set1_epi8((char)k));
+}
+
+AVX512 static inline uint64_t
+is512(__m512i v, int c)
+{
+	return _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8((char)c));
+}
+
+AVX512 static inline void
+letters512(__m512i v, uint64_t *l, uint64_t *d)
+{
+	*l = in_range512(_mm512_or_si512(v, _mm512_set1_epi8(0x20)), 'a', 26) |
+	    is512(v, '@');
+	*d = in_range512(v, '0', 10);
+}
+
+/* vector_words, 64 bytes at a time (while 65 are left). */
+AVX512 static size_t
+vector_words512(const unsigned char *t, size_t i, size_t n,
+    struct q_spans *out)
+{
+	size_t cs = i, start = i, a, b;
+	uint64_t l0, d0, l1, d1, lp, dp, w, ml, mn, sp, ws, wc, wcp, o, st, en;
+	uint64_t cl = 0, cd = 0, cw = 0, co = 0;
+	int open = 0;
+	__m512i v0, v1;
+
+	for (; i + 65 <= n; i += 64) {
+		v0 = _mm512_loadu_si512(t + i);
+		if (_mm512_movepi8_mask(v0) != 0)
+			break;
+		v1 = _mm512_loadu_si512(t + i + 1);
+		letters512(v0, &l0, &d0);
+		letters512(v1, &l1, &d1);
+		lp = l0 << 1 | cl;
+		dp = d0 << 1 | cd;
+		w = l0 | d0 | is512(v0, '_');
+		ml = is512(v0, '.') | is512(v0, '\'');
+		mn = ml | is512(v0, ',') | is512(v0, ';');
+		sp = is512(v0, ' ') | in_range512(v0, '\t', 5);
+		ws = in_range512(v0, 0x1c, 4);
+		wc = w | (ml & lp & l1) | (mn & dp & d1);
+		wcp = wc << 1 | cw;
+		o = ~(wc | sp | ws);
+		st = (wc & ~wcp) | o;
+		en = (~wc & wcp) | o << 1 | co;
+		if (open && en != 0) {
+			b = i + (size_t)__builtin_ctzll(en);
+			q_spans_add(out, start, b - start, b - start);
+			en &= en - 1;
+			open = 0;
+		}
+		for (; en != 0; en &= en - 1, st &= st - 1) {
+			a = i + (size_t)__builtin_ctzll(st);
+			b = i + (size_t)__builtin_ctzll(en);
+			q_spans_add(out, a, b - a, b - a);
+		}
+		if (st != 0) {
+			start = i + (size_t)__builtin_ctzll(st);
+			open = 1;
+		}
+		if (sp != 0)
+			cs = i + 64 - (size_t)__builtin_clzll(sp);
+		cl = l0 >> 63;
+		cd = d0 >> 63;
+		cw = wc >> 63;
+		co = o >> 63;
 	}
 	while (out->n > 0 && out->v[out->n - 1].off >= cs)
 		out->n--;
@@ -328,6 +417,11 @@ q_words(struct q_seg *s, const unsigned char *t, size_t n,
 			break;
 #ifdef __SSE2__
 		/* where it stops, the chunk is another's or too short */
+		if (q_simd() >= Q_AVX512 && i + 65 <= n &&
+		    (j = vector_words512(t, i, n, out)) > i) {
+			i = j;
+			continue;
+		}
 		if (q_simd() && i + 17 <= n && (j = vector_words(t, i, n,
 		    out)) > i) {
 			i = j;
