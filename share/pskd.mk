@@ -28,6 +28,9 @@
 #   LANG       pskd-lid --keep: the languages to keep (en, or en,de);
 #              empty: no language step.  Taken from this Makefile or the
 #              command line only, never from the locale's LANG variable
+#   LANGSCORE  pskd-lid -t: kept when a kept language's score is over it
+#              (0.65, FineWeb's); LANGMODEL: pskd-lid -m (lid176, or a
+#              fastText model file: GlotLID's)
 #   FILTER     pskd-filter -r: the rule sets (gopher-quality,c4,...);
 #              empty: no filter step
 #   DECON      benchmark files for pskd-decon -b (blank-separated);
@@ -37,13 +40,17 @@
 #              the kept documents on their way to pskd-tok (after
 #              deduplication, where FineWeb formats PII); REDACTFLAGS
 #              its options.  Tokens made before are not made again
+#   UNWARCFLAGS  pskd-unwarc's options for WARC and WET shards (default
+#              --rejects /dev/null: a bad record is counted on stderr and
+#              skipped, not the end of the build)
 #   BANDS ROWS THRESHOLD  pskd-lsh -b -r -t (empty: its defaults)
 #   GETFLAGS SHINGLEFLAGS MINHASHFLAGS TOKFLAGS SORTFLAGS
 #   ZSTDFLAGS  for the kept shards (-3; -19 makes them smaller at about a
 #              hundredth of the speed, more CPU than all pskd stages)
 #
 # Each shard is NAME, its file name without .zst/.gz/.xz/.bz2 and
-# .jsonl/.json/.ndjson/.parquet (NAME-2, NAME-3 ... when taken): it is
+# .jsonl/.json/.ndjson/.parquet, or .warc (a WET file's .warc.wet is .wet)
+# (NAME-2, NAME-3 ... when taken): it is
 # fetched into D/shards/NAME/ with its own manifest, so shards are
 # fetched and verified side by side (make -j, or one Slurm task each).
 #
@@ -53,7 +60,8 @@
 #   make mapreduce  the map-reduce verdicts in MR (D/mr-P) without using
 #                   them, to compare with the index's
 #   make lists      D/lists/shards, pieces, parts: the work items of the
-#                   steps below, one a line, for a scheduler
+#                   steps below, one a line, for a scheduler; stages: the
+#                   document stages that are on (an empty line when none)
 #   make pskd-step-STEP-ITEM   one step of one item, its inputs made
 #                   already (Slurm array tasks, parallel --sshlogin jobs):
 #                   fetch-NAME clean-NAME map-PIECE pairs-PART cluster
@@ -97,11 +105,14 @@ ZSTDFLAGS    ?= -3
 MR           ?= $(D)/mr-$(P)$(if $(filter-out 1,$(PIECES)),x$(PIECES))
 FILTER       ?=
 DECON        ?=
+LANGMODEL    ?= lid176
+LANGSCORE    ?= 0.65
 LANGFLAGS    ?=
 FILTERFLAGS  ?=
 DECONFLAGS   ?=
 REDACT       ?=
 REDACTFLAGS  ?=
+UNWARCFLAGS  ?= --rejects /dev/null
 
 # The document stages that are on, in the order they run: each shard's
 # documents go through them into D/clean/NAME.jsonl.zst before
@@ -125,7 +136,8 @@ all: $(OUT) $(D)/preview.txt
 # with a document stage on, NAME clean/NAME.jsonl.zst FILE: what dedup
 # reads, and the shard's file, which its manifest names),
 # pieces (PIECE shards/NAME/FILE K N SEQ a line).  Every statement ends
-# with a semicolon: $(shell) drops the newlines.
+# with a semicolon: $(shell) drops the newlines.  A WARC file NAME.warc(.gz)
+# is shard NAME, a WET file NAME.warc.wet(.gz) NAME.wet.
 define pskd_awk
 function fail(msg) {
 	printf "pskd.mk: %s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr";
@@ -183,6 +195,8 @@ $$1 == "" || $$1 ~ /^#/ { next }
 	s = f;
 	sub(/\.(zst|zstd|gz|xz|bz2)$$/, "", s);
 	sub(/\.(jsonl|json|ndjson|parquet)$$/, "", s);
+	sub(/\.warc$$/, "", s);
+	sub(/\.warc\.wet$$/, ".wet", s);
 	if (s == "")
 		s = f;
 	if (s in seen) {
@@ -282,7 +296,13 @@ pskd_tokflags = $(if $(ENC),-E $(ENC)) $(if $(TOKENIZER),-v $(TOKENIZER))
 # -g K/N).  A compressed file with fewer pieces than N (plain zstd, gzip,
 # xz and bzip2 write one) is decompressed whole by every piece instead, and
 # cut at line boundaries like a plain file.
+# A WARC or WET file (Common Crawl's .warc.gz, .warc.wet.gz; .warc.zst)
+# becomes documents through pskd-unwarc, its pieces ranges of records
+# (pskd-unwarc -s N, then -r for range K).
 pskd_read = case $1 in \
+    *.warc|*.warc.gz|*.warc.zst|*.wet|*.wet.gz|*.wet.zst) if [ $3 = 1 ]; then \
+        pskd-unwarc -q $(UNWARCFLAGS) $1; else pskd-unwarc -q $(UNWARCFLAGS) -r \
+        "$$(pskd-unwarc -s $3 $1 | sed -n "$$((10\#$2 + 1))p")" $1; fi ;; \
     *.parquet) if [ $3 = 1 ]; then pskd-unparquet $1; else \
         pskd-unparquet -g $$((10\#$2))/$3 $1; fi ;; \
     *.jsonl|*.json|*.ndjson) if [ $3 = 1 ]; then cat $1; else \
@@ -300,6 +320,16 @@ pskd_read = case $1 in \
 pskd_cmd_map = { $(call pskd_read,$1,$2,$3); } | \
     pskd-shingle $(pskd_field) $(SHINGLEFLAGS) | pskd-minhash $(MINHASHFLAGS) \
     > $5.sig && pskd-lsh $(pskd_br) --map $(P) -s $4 -o $5 $5.sig
+
+# $(call pskd_cmd_dedup,FILE,NAME,N): shard NAME (its documents in FILE),
+# input N of the one index D/index, deduplicated against the shards before
+# it into D/kept/NAME.jsonl, .verdicts and .dropped; its run committed when
+# the whole pipe succeeded, else rolled back and the command fails.
+pskd_cmd_dedup = { { $(call pskd_read,$1,0,1); } | \
+    pskd-shingle $(pskd_field) $(SHINGLEFLAGS) | pskd-minhash $(MINHASHFLAGS) | \
+    pskd-lsh -q $(pskd_brt) -i $(D)/index -s $3 --verdicts $(D)/kept/$2.verdicts \
+        --dropped $(D)/kept/$2.dropped > $(D)/kept/$2.jsonl && \
+    pskd-lsh --commit $(D)/index; } || { pskd-lsh --abort $(D)/index; false; }
 
 # $(call pskd_cmd_pairs,LIST,OUT): the candidate pairs of one partition,
 # from the key files named in LIST (separated by blanks or newlines).
@@ -319,8 +349,8 @@ pskd_cmd_tok = pskd-unzst $1 | $(pskd_redact) pskd-tok -q $(pskd_tokflags) $(psk
 # FILTER, DECON): documents in, the kept ones out, its verdicts and
 # dropped lines in D/clean/NAME.STAGE.verdicts and .dropped.
 pskd_stage_out = --verdicts $(D)/clean/$1.$2.verdicts --dropped $(D)/clean/$1.$2.dropped
-pskd_cmd_lang   = pskd-lid -q -m lid176 --keep $(pskd_on.lang) $(pskd_field) \
-    $(LANGFLAGS) $(call pskd_stage_out,$1,lang)
+pskd_cmd_lang   = pskd-lid -q -m $(LANGMODEL) --keep $(pskd_on.lang) \
+    -t $(LANGSCORE) $(pskd_field) $(LANGFLAGS) $(call pskd_stage_out,$1,lang)
 pskd_cmd_filter = pskd-filter -q -r $(FILTER) $(pskd_field) $(FILTERFLAGS) \
     $(call pskd_stage_out,$1,filter)
 pskd_cmd_decon  = pskd-decon -q $(addprefix -b ,$(DECON)) $(pskd_field) \
@@ -404,6 +434,7 @@ lists: $(D)/lists/shards
 	$(call pskd_list,-v mode=pieces) > $(D)/lists/pieces.tmp
 	mv $(D)/lists/pieces.tmp $(D)/lists/pieces
 	printf '%s\n' $(PARTS) > $(D)/lists/parts
+	printf '%s\n' $(pskd_clean) > $(D)/lists/stages
 
 # ---- deduplication ------------------------------------------------------------
 
@@ -411,10 +442,17 @@ ifeq ($(DEDUP),index)
 # One index shared by all shards, in list order: a document is dropped only
 # as a near-duplicate of a kept one seen earlier, here or in an earlier
 # shard.  The index depends on every shard before it, so the step runs from
-# the first shard whenever one changes.  The index remembers what it was
-# given (pskd-lsh(1), INDEX): shards run again get the verdicts they had, so
-# it is kept while the shards it saw are, byte for byte, the first ones of
-# the list; a shard that changed, or a new order, needs a new index.
+# the first shard whenever one changes.  Shard N of the list is input N of
+# the index (pskd-lsh -s N): a shard it holds runs again and gets the
+# verdicts it had (pskd-lsh(1), RUNNING A SHARD AGAIN), so the index is kept
+# while the shards it holds, listed in D/index.sha256, are byte for byte
+# the first ones of the list; a shard that changed, or a new order, needs a
+# new index.  Each shard's run is committed only when its whole pipe
+# succeeded, else rolled back (COMMITTING A RUN): a shard that fails to
+# decode leaves the index exactly as it was.  index.sha256 gets a shard's
+# line before its commit, so it never lists fewer shards than the index
+# holds; an index of an older format (an older pskd-lsh's) is made again.
+# The kept files are given done's time, so that make sees them up to date.
 $(KEPT): $(D)/kept/done ;
 $(D)/kept/done: $(READY) $(D)/lists/shards
 	rm -rf $(D)/kept
@@ -422,17 +460,22 @@ $(D)/kept/done: $(READY) $(D)/lists/shards
 	while read -r s f o; do sha256sum < $(D)/$$f; done < $(D)/lists/shards \
 	    > $(D)/kept/shards.sha256
 	[ -f $(D)/index.sha256 ] && n=$$(wc -l < $(D)/index.sha256) && \
-	    head -n "$$n" $(D)/kept/shards.sha256 | cmp -s - $(D)/index.sha256 || \
+	    head -n "$$n" $(D)/kept/shards.sha256 | cmp -s - $(D)/index.sha256 && \
+	    { [ ! -f $(D)/index/manifest ] || head -n 1 $(D)/index/manifest | \
+	        grep -qx 'pskd-lsh index 4'; } || \
 	    rm -rf $(D)/index $(D)/index.sha256
-	while read -r s f o; do \
-	    { $(call pskd_read,$(D)/$$f,0,1); } | \
-	    pskd-shingle $(pskd_field) $(SHINGLEFLAGS) | pskd-minhash $(MINHASHFLAGS) | \
-	    pskd-lsh -q $(pskd_brt) -i $(D)/index --verdicts $(D)/kept/$$s.verdicts \
-	        --dropped $(D)/kept/$$s.dropped > $(D)/kept/$$s.jsonl; \
+	n=0; while read -r s f o; do \
+	    [ "$$n" -lt "$$(cat $(D)/index.sha256 2> /dev/null | wc -l)" ] || \
+	        sed -n "$$((n + 1))p" $(D)/kept/shards.sha256 >> $(D)/index.sha256; \
+	    $(call pskd_cmd_dedup,$(D)/$$f,$$s,$$n) || { \
+	        head -n "$$n" $(D)/index.sha256 > $(D)/index.sha256.tmp; \
+	        mv $(D)/index.sha256.tmp $(D)/index.sha256; exit 1; }; \
 	    $(call pskd_finish,$$s,$${o:-$${f##*/}}); \
+	    n=$$((n + 1)); \
 	done < $(D)/lists/shards
-	mv $(D)/kept/shards.sha256 $(D)/index.sha256
+	rm $(D)/kept/shards.sha256
 	touch $@
+	touch -r $@ $(KEPT)
 else ifeq ($(DEDUP),mapreduce)
 # Kept lines, verdicts and tombstones of a shard: its pieces' in order.
 define pskd_kept_rule

@@ -18,18 +18,23 @@
 #include "dedup/stats.h"
 
 static const char usage_text[] =
-    "pskd-lsh [-Pqv] [-b B] [-r R] [-t T] [-i dir] [-m size] [-o file]\n"
-    "                [--dropped file] [--verdicts file] [file ...]\n"
+    "pskd-lsh [-Pqv] [-b B] [-r R] [-t T] [-i dir [-s N]] [-m size]\n"
+    "                [-o file] [--dropped file] [--verdicts file] [file ...]\n"
+    "       pskd-lsh --commit dir\n"
+    "       pskd-lsh --abort dir\n"
     "       pskd-lsh [-b B] [-r R] --map P -s shard -o prefix [file ...]\n"
     "       pskd-lsh --pairs\n"
     "       pskd-lsh [-q] [-b B] [-r R] [-t T] --cluster prefix ...\n"
     "       pskd-lsh --apply verdicts [-o file] [--dropped file] [file ...]";
 
-enum mode { MODE_ONLINE, MODE_MAP, MODE_PAIRS, MODE_CLUSTER, MODE_APPLY };
+enum mode {
+	MODE_ONLINE, MODE_COMMIT, MODE_ABORT, MODE_MAP, MODE_PAIRS,
+	MODE_CLUSTER, MODE_APPLY
+};
 
 enum {
-	OPT_DROPPED = 256, OPT_VERDICTS, OPT_MAP, OPT_PAIRS, OPT_CLUSTER,
-	OPT_APPLY, OPT_HELP, OPT_VERSION
+	OPT_DROPPED = 256, OPT_VERDICTS, OPT_COMMIT, OPT_ABORT, OPT_MAP,
+	OPT_PAIRS, OPT_CLUSTER, OPT_APPLY, OPT_HELP, OPT_VERSION
 };
 
 static struct {
@@ -44,8 +49,9 @@ static struct {
 	int		 verbose;	/* -v */
 	const char	*dropped;	/* --dropped */
 	const char	*verdicts;	/* --verdicts */
+	const char	*commit;	/* --commit, --abort */
 	uint32_t	 parts;		/* --map */
-	uint32_t	 shard;		/* -s */
+	uint64_t	 shard;		/* -s; PSKD_IX_NEXT: not given */
 	const char	*apply;		/* --apply */
 } opt = {
 	.mode = { MODE_ONLINE, NULL },
@@ -53,30 +59,36 @@ static struct {
 	.mem = 1ULL << 30,
 	.r = 4,
 	.t = 0.8,
+	.shard = PSKD_IX_NEXT,
 };
 
 static struct pskd_lsh_index ix;
-static struct pskd_writer out, vw, dw;
+static struct pskd_writer out;
 static struct pskd_frame_relay relay;	/* kept lines, from the reader's buffer */
-static struct pskd_output of, vf, df;
+static struct pskd_output of;
+static struct pskd_verdicts vd;		/* --verdicts, --dropped */
 static uint32_t *keys;
 static unsigned char *sketch;
 static uint32_t need;		/* equal components for a near-duplicate */
 static char err[512];
 
 /*
- * The input being read: its counts, and with -i the index's record of it.
- * An input whose first frame the index has seen as an input's first frame
- * is run again: its documents are compared only with what was kept before
- * them then (document numbers below limit), so they get the verdicts they
- * had, and each keep must be the document the index holds.
+ * The input being read: its counts, and with -i its run (ixrun.h).  An
+ * input that claims the number of one the index holds is that input run
+ * again: its documents are compared only with what was kept before them
+ * then (document numbers below limit), so they get the verdicts they had,
+ * each keep must be the document the index holds, and at its end its
+ * digest must be the one recorded (pskd-lsh(1), RUNNING A SHARD AGAIN).
  */
 static struct input {
 	const char	*name;
 	struct pskd_lsh_stats n;
-	uint64_t	 key;		/* of its first frame */
+	struct pskd_ix_run run;
 	uint32_t	 first;		/* the number its first keep gets */
-	const struct pskd_lsh_input *again;	/* run again: its record */
+	int		 again;		/* run again: the recorded input's */
+	uint64_t	 anum, aframes;	/* number and frames, */
+	uint32_t	 afirst, akept;	/* documents */
+	const char	*aname;		/* and name */
 	uint32_t	 limit;		/* candidates below this number */
 } in;
 static struct input *done;	/* the inputs read, for the statistics */
@@ -96,14 +108,18 @@ usage(void)
 	    "terminal\n"
 	    "  -q, --quiet          no statistics, no progress\n"
 	    "  -r, --rows R         rows per band (default 4); B x R = k\n"
+	    "  -s, --shard N        with -i: the input's number in the index "
+	    "(default:\n"
+	    "                       the next); --map: the shard's\n"
 	    "  -t, --threshold T    estimated Jaccard of a near-duplicate "
 	    "(default 0.8)\n"
 	    "  -v, --verbose        index size in the statistics\n"
 	    "      --dropped FILE   the dropped lines with their verdicts\n"
 	    "      --verdicts FILE  one verdict a document\n"
+	    "      --commit DIR     make the run left pending in DIR the index\n"
+	    "      --abort DIR      drop it, and what it wrote\n"
 	    "      --map P          map: band keys to P partition files,\n"
 	    "                       PREFIX.docs and PREFIX.keys-NNN\n"
-	    "  -s, --shard N        map: the shard's number\n"
 	    "      --pairs          sorted key lines to candidate pairs\n"
 	    "      --cluster        pairs and PREFIX.docs to PREFIX.verdicts\n"
 	    "      --apply FILE     keep what the verdicts in FILE keep\n"
@@ -146,22 +162,6 @@ best_match(uint32_t k, uint32_t *doc, uint32_t *eq)
 	return best >= need;
 }
 
-/* The fields of a verdict: id, what, and for a match its id and estimate. */
-static void
-verdict_fields(struct pskd_writer *w, const struct pskd_frame *f,
-    const char *what, const unsigned char *mid, size_t mlen, const char *est)
-{
-	pskd_tsv_field(w, f->id, f->idlen);
-	pskd_writer_putc(w, '\t');
-	pskd_writer_puts(w, what);
-	if (mid != NULL) {
-		pskd_writer_putc(w, '\t');
-		pskd_tsv_field(w, mid, mlen);
-		pskd_writer_putc(w, '\t');
-		pskd_writer_puts(w, est);
-	}
-}
-
 /*
  * A document's verdict to --verdicts, and if it is dropped to --dropped
  * with its line; a kept one's line to the output.
@@ -170,49 +170,42 @@ static void
 verdict(const struct pskd_frame *f, const char *what, uint32_t match,
     uint32_t eq, uint32_t k)
 {
-	const unsigned char *mid = NULL;
-	size_t mlen = 0;
+	const unsigned char *mid;
+	size_t mlen;
 	char est[32];
+	int n;
 
-	if (match != UINT32_MAX) {
-		mid = pskd_lsh_id(&ix, match, &mlen);
-		snprintf(est, sizeof(est), "%.4f", (double)eq / k);
-	}
-	if (opt.verdicts) {
-		verdict_fields(&vw, f, what, mid, mlen, est);
-		pskd_writer_putc(&vw, '\n');
-	}
-	if (mid == NULL && !f->rejected) {
-		pskd_frame_relay_line(&relay, f->line, f->linelen);
+	if (match == UINT32_MAX) {
+		pskd_verdicts_put(&vd, f->id, f->idlen, what, NULL, 0, NULL, 0,
+		    f->rejected ? f->line : NULL, f->linelen);
+		if (!f->rejected)
+			pskd_frame_relay_line(&relay, f->line, f->linelen);
 		return;
 	}
-	if (opt.dropped) {
-		verdict_fields(&dw, f, what, mid, mlen, est);
-		pskd_writer_putc(&dw, '\t');
-		pskd_writer_write(&dw, f->line, f->linelen);
-		pskd_writer_putc(&dw, '\n');
-	}
+	mid = pskd_lsh_id(&ix, match, &mlen);
+	n = snprintf(est, sizeof(est), "%.4f", (double)eq / k);
+	pskd_verdicts_put(&vd, f->id, f->idlen, what, mid, mlen,
+	    (const unsigned char *)est, (size_t)n, f->line, f->linelen);
 }
 
 /* Running an input again: this frame must be as it was. */
 static _Noreturn void
 not_again(const struct pskd_frame_reader *fr)
 {
-	pskd_errx(PSKD_EXIT_DATA, "%s: frame %llu: not as in the input the "
-	    "index holds with the same first document (%s, run before): "
-	    "make the index again", fr->r.name,
-	    (unsigned long long)fr->nframes, in.again->name);
+	pskd_errx(PSKD_EXIT_DATA, "%s: frame %llu: not as in input %llu the "
+	    "index holds (%s, run before): make the index again", fr->r.name,
+	    (unsigned long long)fr->nframes, (unsigned long long)in.anum,
+	    in.aname);
 }
 
 /* A keep of an input run again is the index's next document of it. */
 static void
 keep_again(const struct pskd_frame_reader *fr, const struct pskd_frame *f)
 {
-	const struct pskd_lsh_input *a = in.again;
 	const unsigned char *id;
 	size_t idlen;
 
-	if (in.limit - a->first >= a->kept)
+	if (in.limit - in.afirst >= in.akept)
 		not_again(fr);
 	id = pskd_lsh_id(&ix, in.limit, &idlen);
 	if (idlen != f->idlen || memcmp(id, f->id, idlen) != 0 ||
@@ -227,7 +220,7 @@ one_document(const struct pskd_frame_reader *fr, const struct pskd_frame *f)
 	uint32_t k = ix.fp.k, i, match, eq;
 
 	in.n.docs++;
-	if (in.again != NULL && fr->nframes > in.again->frames)
+	if (in.again && fr->nframes > in.aframes)
 		not_again(fr);
 	if (f->rejected) {
 		in.n.rejected++;
@@ -248,7 +241,7 @@ one_document(const struct pskd_frame_reader *fr, const struct pskd_frame *f)
 		return;
 	}
 	in.n.kept++;
-	if (in.again != NULL) {
+	if (in.again) {
 		keep_again(fr, f);
 		verdict(f, "keep", UINT32_MAX, 0, k);
 		return;
@@ -260,23 +253,37 @@ one_document(const struct pskd_frame_reader *fr, const struct pskd_frame *f)
 		pskd_errx(PSKD_EXIT_DATA, "%s", err);
 }
 
-/* The first frame of an input: is the input in the index already? */
+/* With -i: the input claims number num; is it one the index holds? */
 static void
-first_frame(const struct pskd_frame *f)
+input_begin(uint64_t num)
 {
-	in.key = pskd_lsh_input_key(f);
-	in.first = ix.ndocs;
-	if (ix.dir != NULL && (in.again = pskd_lsh_input_find(&ix,
-	    in.key)) != NULL)
-		in.limit = in.again->first;
+	const struct pskd_ix_input *a;
+
+	if (pskd_ix_run_begin(&in.run, &ix.d.inputs, num, err,
+	    sizeof(err)) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s: %s", in.name, err);
+	if (in.run.again == SIZE_MAX) {
+		if (ix.d.readonly)
+			pskd_errx(PSKD_EXIT_DATA, "%s: a new input (%llu) for "
+			    "an index this run cannot write: %s is read-only",
+			    in.name, (unsigned long long)in.run.num, ix.dir);
+		return;
+	}
+	a = &ix.d.inputs.v[in.run.again];
+	in.again = 1;
+	in.anum = a->num;
+	in.aframes = a->records;
+	in.afirst = (uint32_t)a->first;
+	in.akept = (uint32_t)a->added;
+	in.aname = a->name;
+	in.limit = in.afirst;
 }
 
 static void
-lsh_file(const char *path)
+lsh_file(const char *path, uint64_t num)
 {
 	struct pskd_frame_reader fr;
 	struct pskd_frame f;
-	struct pskd_lsh_input rec;
 	int rc;
 
 	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SIGNATURES) == -1)
@@ -293,9 +300,12 @@ lsh_file(const char *path)
 	memset(&in, 0, sizeof(in));
 	in.name = pskd_xstrdup(fr.r.name);
 	in.limit = UINT32_MAX;
+	in.first = ix.ndocs;
+	if (ix.dir != NULL)
+		input_begin(num);
 	while ((rc = pskd_frame_next(&fr, &f)) == 1 && !out.error) {
-		if (fr.nframes == 1)
-			first_frame(&f);
+		if (ix.dir != NULL)
+			pskd_ix_run_record(&in.run, f.raw, f.rawlen);
 		one_document(&fr, &f);
 		if ((fr.nframes & 4095) == 0)
 			pskd_progress(0, "%s: %llu documents, %llu kept",
@@ -304,12 +314,10 @@ lsh_file(const char *path)
 	}
 	if (rc == -1)
 		pskd_frame_fail(&fr, NULL);
-	if (ix.dir != NULL && in.again == NULL && fr.nframes > 0) {
-		rec = (struct pskd_lsh_input){ .key = in.key, .first = in.first,
-		    .kept = (uint32_t)in.n.kept, .frames = fr.nframes,
-		    .name = (char *)(uintptr_t)in.name };
-		pskd_lsh_input_add(&ix, &rec);
-	}
+	if (ix.dir != NULL && !out.error &&
+	    pskd_ix_run_end(&in.run, &ix.d.inputs, in.first, in.again ? 0 :
+	    in.n.kept, in.name, err, sizeof(err)) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s: %s", in.name, err);
 	pskd_frame_reader_close(&fr);
 	done = pskd_xreallocarray(done, ndone + 1, sizeof(*done));
 	done[ndone++] = in;
@@ -324,7 +332,7 @@ statistics(size_t mem)
 	size_t i;
 
 	for (i = 0; i < ndone; i++) {
-		if (done[i].again == NULL)
+		if (!done[i].again)
 			added += done[i].n.kept;
 		if (!opt.quiet)
 			pskd_lsh_stats_warn(done[i].name, &done[i].n,
@@ -359,36 +367,57 @@ output_commit(void)
 
 /*
  * The default mode: each document against the index, in input order.  The
- * outputs are committed first, then the index: a run killed between the two
- * leaves an index without it, and its rerun gives the same verdicts.
+ * outputs are committed first, then the index's new state is left pending
+ * for --commit (ixrun.h): a run killed anywhere, or one whose pipe failed
+ * and so is not committed, leaves the index as it was, and its rerun gives
+ * the same verdicts.
  */
 static int
 online(int argc, char **argv)
 {
+	uint64_t num = opt.shard;
 	size_t mem;
 	int i;
 
+	if (opt.shard != PSKD_IX_NEXT && opt.dir == NULL) {
+		pskd_warnx("-s: with -i or --map only");
+		pskd_usage_error(NULL);
+	}
 	if (pskd_lsh_open(&ix, opt.dir, opt.b, opt.r, err, sizeof(err)) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s", err);
 	keys = pskd_xreallocarray(NULL, opt.b, sizeof(*keys));
 	output_open();
-	if (opt.verdicts)
-		pskd_output_writer(&vf, &vw, opt.verdicts, 0);
-	if (opt.dropped)
-		pskd_output_writer(&df, &dw, opt.dropped, 0);
-	for (i = 0; i < (argc > 0 ? argc : 1) && !out.error; i++)
-		lsh_file(argc > 0 ? argv[i] : NULL);
+	pskd_verdicts_open(&vd, opt.verdicts, opt.dropped);
+	for (i = 0; i < (argc > 0 ? argc : 1) && !out.error; i++) {
+		lsh_file(argc > 0 ? argv[i] : NULL, num);
+		if (num != PSKD_IX_NEXT)
+			num++;
+	}
 	mem = pskd_lsh_memory(&ix);
 	pskd_progress(1, "%llu documents", (unsigned long long)ix.ndocs);
 	output_commit();
-	if (opt.verdicts)
-		pskd_output_close(&vf, &vw);
-	if (opt.dropped)
-		pskd_output_close(&df, &dw);
-	if (pskd_lsh_commit(&ix, err, sizeof(err)) == -1)
+	pskd_verdicts_close(&vd);
+	if (pskd_lsh_pend(&ix, err, sizeof(err)) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s", err);
 	statistics(mem);
 	pskd_lsh_close(&ix);
+	return 0;
+}
+
+/*
+ * --commit DIR: the run left pending becomes the index; --abort DIR: it is
+ * dropped, with what it wrote.
+ */
+static int
+commit(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 0)
+		pskd_usage_error(NULL);
+	if ((opt.mode.mode == MODE_COMMIT ? pskd_lsh_commit_dir(opt.commit,
+	    err, sizeof(err)) : pskd_lsh_abort_dir(opt.commit, err,
+	    sizeof(err))) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "%s", err);
 	return 0;
 }
 
@@ -397,7 +426,8 @@ static struct pskd_lshmr
 mr_params(void)
 {
 	return (struct pskd_lshmr){ .b = opt.b, .r = opt.r, .t = opt.t,
-	    .parts = opt.parts, .shard = opt.shard, .prefix = opt.output };
+	    .parts = opt.parts, .shard = opt.shard == PSKD_IX_NEXT ? 0 :
+	    (uint32_t)opt.shard, .prefix = opt.output };
 }
 
 static int
@@ -450,12 +480,14 @@ main(int argc, char **argv)
 		{ "progress",	no_argument,		NULL, 'P' },
 		{ "quiet",	no_argument,		NULL, 'q' },
 		{ "rows",	required_argument,	NULL, 'r' },
+		{ "shard",	required_argument,	NULL, 's' },
 		{ "threshold",	required_argument,	NULL, 't' },
 		{ "verbose",	no_argument,		NULL, 'v' },
 		{ "dropped",	required_argument,	NULL, OPT_DROPPED },
 		{ "verdicts",	required_argument,	NULL, OPT_VERDICTS },
+		{ "commit",	required_argument,	NULL, OPT_COMMIT },
+		{ "abort",	required_argument,	NULL, OPT_ABORT },
 		{ "map",	required_argument,	NULL, OPT_MAP },
-		{ "shard",	required_argument,	NULL, 's' },
 		{ "pairs",	no_argument,		NULL, OPT_PAIRS },
 		{ "cluster",	no_argument,		NULL, OPT_CLUSTER },
 		{ "apply",	required_argument,	NULL, OPT_APPLY },
@@ -464,14 +496,16 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	static int (*const run[])(int, char **) = {
-		[MODE_ONLINE] = online, [MODE_MAP] = map, [MODE_PAIRS] = pairs,
+		[MODE_ONLINE] = online, [MODE_COMMIT] = commit,
+		[MODE_ABORT] = commit,
+		[MODE_MAP] = map, [MODE_PAIRS] = pairs,
 		[MODE_CLUSTER] = cluster, [MODE_APPLY] = apply
 	};
 	int c;
 
 	pskd_init(argv, usage_text);
 	pskd_set_bufsize(PSKD_WORK_BUFSIZE);
-	while ((c = getopt_long(argc, argv, "b:i:m:o:Pqr:t:vs:", longopts,
+	while ((c = getopt_long(argc, argv, "b:i:m:o:Pqr:s:t:v", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -491,6 +525,9 @@ main(int argc, char **argv)
 		case 'r':
 			opt.r = (uint32_t)pskd_optnum("-r", optarg, 1, 64, 0);
 			break;
+		case 's':
+			opt.shard = pskd_optnum("-s", optarg, 0, 999999999, 0);
+			break;
 		case 't':
 			opt.t = pskd_optreal("-t", optarg, 0, 1);
 			if (opt.t == 0) {
@@ -501,14 +538,18 @@ main(int argc, char **argv)
 		case 'v': opt.verbose = 1; break;
 		case OPT_DROPPED: opt.dropped = optarg; break;
 		case OPT_VERDICTS: opt.verdicts = optarg; break;
+		case OPT_COMMIT:
+			opt.commit = optarg;
+			pskd_mode_set(&opt.mode, MODE_COMMIT, "--commit");
+			break;
+		case OPT_ABORT:
+			opt.commit = optarg;
+			pskd_mode_set(&opt.mode, MODE_ABORT, "--abort");
+			break;
 		case OPT_MAP:
 			opt.parts = (uint32_t)pskd_optnum("--map", optarg, 1,
 			    1024, 0);
 			pskd_mode_set(&opt.mode, MODE_MAP, "--map");
-			break;
-		case 's':
-			opt.shard = (uint32_t)pskd_optnum("-s", optarg, 0,
-			    999999999, 0);
 			break;
 		case OPT_PAIRS:
 			pskd_mode_set(&opt.mode, MODE_PAIRS, "--pairs");

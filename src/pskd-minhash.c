@@ -9,6 +9,7 @@
 
 #include "pskd.h"
 #include "dedup/frame.h"
+#include "dedup/params.h"
 #include "dedup/minhash.h"
 
 static const char usage_text[] =
@@ -53,6 +54,7 @@ sign_file(const char *path)
 	struct pskd_frame_reader fr;
 	struct pskd_frame f;
 	const char *what;
+	char vals[400];
 	int rc;
 
 	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SHINGLES) == -1)
@@ -72,9 +74,10 @@ sign_file(const char *path)
 		p.k = first.k;
 		p.family = first.family;
 		p.minhash_seed = first.minhash_seed;
-		if ((what = pskd_frame_params_differ(&p, &first)) != NULL)
+		if ((what = pskd_frame_params_mismatch(&first, &p, vals,
+		    sizeof(vals))) != NULL)
 			pskd_errx(PSKD_EXIT_DATA, "%s: %s differs from the "
-			    "first input's", fr.r.name, what);
+			    "first input's (%s)", fr.r.name, what, vals);
 	}
 	pskd_frame_relay_attach(&relay, &fr);
 	/* pskd_minhash_sign() checks the order of the values it reads. */

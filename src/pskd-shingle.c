@@ -14,8 +14,8 @@
 #include "dedup/shingle.h"
 
 static const char usage_text[] =
-    "pskd-shingle [-ls] [-c N | -w N] [-f fields] [-n steps] [--id field]\n"
-    "                    [--rejects file] [file ...]";
+    "pskd-shingle [-ls] [-c N | -w N] [-f fields] [-m size] [-n steps]\n"
+    "                    [--id field] [--rejects file] [file ...]";
 
 enum { OPT_ID = 256, OPT_REJECTS, OPT_HELP, OPT_VERSION };
 
@@ -24,6 +24,8 @@ static struct {
 	uint32_t	 n;
 	const char	*field;		/* -f */
 	int		 plain;		/* -l */
+	uint64_t	 memory;	/* -m */
+	const char	*memtext;	/* -m as given */
 	unsigned	 norm;		/* -n */
 	int		 skip;		/* -s */
 	const char	*id;		/* --id */
@@ -32,6 +34,8 @@ static struct {
 	.unit = PSKD_UNIT_WORDS,
 	.n = 5,
 	.field = "text",
+	.memory = 1ULL << 30,
+	.memtext = "1G",
 	.norm = PSKD_NORM_ALL,
 	.id = "id",
 };
@@ -45,6 +49,7 @@ static struct pskd_buf idbuf;
 static const unsigned char *textp;
 static size_t textlen;
 static uint64_t ndocs;			/* documents shingled */
+static uint64_t held;			/* bytes of the line and text */
 
 static void
 usage(void)
@@ -55,6 +60,8 @@ usage(void)
 	    "joined\n"
 	    "                         by a blank line (default text)\n"
 	    "  -l, --lines            plain text, one document a line\n"
+	    "  -m, --memory SIZE      the most one document may take (default "
+	    "1G)\n"
 	    "  -n, --normalize STEPS  case,punct,digits,space,marks, all or "
 	    "none\n"
 	    "  -s, --skip-bad         skip bad lines, count them, exit 1\n"
@@ -164,6 +171,43 @@ document(const char *name, uint64_t lineno, const unsigned char *line,
 	return 0;
 }
 
+/*
+ * Room for a line under -m (pskd-shingle(1), MEMORY), before its text is
+ * decoded: the line, and its text, which is no longer (twice with several
+ * members: each, and joined); the shingler gets the rest.  0, or -1 with
+ * why.
+ */
+static int
+room(size_t len, char *why, size_t whysize)
+{
+	held = (uint64_t)len * (opt.plain ? 1 : doc.nf > 1 ? 3 : 2);
+	if (held < opt.memory) {
+		sh.budget = (size_t)(opt.memory - held);
+		return 0;
+	}
+	snprintf(why, whysize, "document too large for -m %s (its line and "
+	    "text take up to %llu bytes)", opt.memtext,
+	    (unsigned long long)held);
+	return -1;
+}
+
+/*
+ * After a large document, what grew for it goes: the shingler's buffers,
+ * and the text's (the JSON reader made again; the reader shrinks itself).
+ */
+static void
+release(void)
+{
+	struct pskd_error e;
+
+	pskd_shingler_release(&sh);
+	if (opt.plain || held < (4u << 20))
+		return;
+	pskd_doc_free(&doc);
+	if (pskd_doc_init(&doc, opt.field, opt.id, &e) == -1)
+		pskd_errx(PSKD_EXIT_DATA, "-f: %s", e.msg);
+}
+
 static void
 shingle_file(const char *path)
 {
@@ -177,20 +221,44 @@ shingle_file(const char *path)
 	if (pskd_reader_open(&r, path) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
 	pskd_frame_relay_watch(&relay, &r);
+	r.max = opt.memory < SIZE_MAX ? (size_t)opt.memory : SIZE_MAX;
 	while ((rc = pskd_reader_line(&r, &line, &len)) == 1) {
-		if (document(r.name, r.lineno, line, len, why,
-		    sizeof(why)) == -1) {
-			bad_line(r.name, r.lineno, line, len, why);
+		if (r.cut) {
+			/* Not held whole: rejected without its line. */
+			snprintf(why, sizeof(why), "document too large for "
+			    "-m %s (a line longer than that)", opt.memtext);
+			bad_line(r.name, r.lineno, line, 0, why);
 			continue;
 		}
-		ndocs++;
+		if (room(len, why, sizeof(why)) == -1 || document(r.name,
+		    r.lineno, line, len, why, sizeof(why)) == -1) {
+			bad_line(r.name, r.lineno, line, len, why);
+			release();
+			continue;
+		}
 		nh = pskd_shingler_hash(&sh, textp, textlen);
+		if (nh == SIZE_MAX) {
+			if (sh.need > sh.budget + (size_t)1)
+				snprintf(why, sizeof(why), "document too large "
+				    "for -m %s (it takes %llu bytes)",
+				    opt.memtext, (unsigned long long)(held +
+				    sh.need));
+			else
+				snprintf(why, sizeof(why), "document too large "
+				    "for -m %s (its normalised text alone takes "
+				    "more)", opt.memtext);
+			bad_line(r.name, r.lineno, line, len, why);
+			release();
+			continue;
+		}
 		if (nh > UINT32_MAX)
 			pskd_errx(PSKD_EXIT_DATA, "%s:%llu: too many shingles",
 			    r.name, (unsigned long long)r.lineno);
+		ndocs++;
 		d = pskd_frame_relay_begin(&relay, idbuf.p, idbuf.len, line,
 		    len, (uint32_t)nh);
 		pskd_frame_relay_end(&relay, (uint32_t)pskd_shingler_put(&sh, d));
+		release();
 		if (out.error)
 			break;
 	}
@@ -207,6 +275,7 @@ main(int argc, char **argv)
 		{ "char-ngrams",	required_argument,	NULL, 'c' },
 		{ "field",		required_argument,	NULL, 'f' },
 		{ "lines",		no_argument,		NULL, 'l' },
+		{ "memory",		required_argument,	NULL, 'm' },
 		{ "normalize",		required_argument,	NULL, 'n' },
 		{ "skip-bad",		no_argument,		NULL, 's' },
 		{ "shingle-width",	required_argument,	NULL, 'w' },
@@ -222,7 +291,7 @@ main(int argc, char **argv)
 
 	pskd_init(argv, usage_text);
 	pskd_set_bufsize(PSKD_WORK_BUFSIZE);
-	while ((c = getopt_long(argc, argv, "c:f:ln:sw:", longopts,
+	while ((c = getopt_long(argc, argv, "c:f:lm:n:sw:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -232,6 +301,11 @@ main(int argc, char **argv)
 			break;
 		case 'f': opt.field = optarg; break;
 		case 'l': opt.plain = 1; break;
+		case 'm':
+			opt.memory = pskd_optnum("-m", optarg, 1, UINT64_MAX,
+			    PSKD_NUM_SIZE);
+			opt.memtext = optarg;
+			break;
 		case 'n': opt.norm = parse_steps(optarg); break;
 		case 's': opt.skip = 1; break;
 		case 'w':

@@ -37,6 +37,9 @@ static struct {
 	.rows = UINT64_MAX,
 };
 
+/* -o: the lib's route (w for --schema); the rows go out through out. */
+static struct pskd_output output;
+static struct pskd_writer w;
 static struct pq_out out;
 static uint64_t written;		/* rows, over all the files */
 
@@ -194,10 +197,8 @@ choose(struct pq_file *f)
 static void
 schema(struct pq_file *f)
 {
-	struct pskd_writer w;
 	size_t g;
 
-	pskd_writer_init(&w, out.fd, out.name);
 	pq_schema_print(&f->schema, &w);
 	pskd_writer_printf(&w, "# %zu row groups, %lld rows:",
 	    f->meta.ngroups, (long long)f->meta.num_rows);
@@ -209,7 +210,6 @@ schema(struct pq_file *f)
 		errno = w.error;
 		pskd_err(PSKD_EXIT_DATA, "%s", out.name);
 	}
-	free(w.buf);
 }
 
 static void
@@ -264,9 +264,8 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct pskd_outfile of;
 	uint64_t from, to;
-	int c, i, fd = 1;
+	int c, i;
 
 	pskd_init(argv, usage_text);
 	while ((c = getopt_long(argc, argv, "bc:g:n:o:", longopts,
@@ -301,23 +300,15 @@ main(int argc, char **argv)
 		pskd_usage_error(NULL);
 	}
 
-	if (opt.output != NULL) {
-		if (pskd_outfile_open(&of, opt.output) == -1)
-			pskd_err(PSKD_EXIT_DATA, "%s", opt.output);
-		fd = of.fd;
-	}
-	pq_out_init(&out, fd, opt.output ? opt.output : "<stdout>");
+	pskd_output_writer(&output, &w, opt.output, 0);
+	pq_out_init(&out, output.fd, output.name);
 	if (argc == 0)
 		unparquet(NULL);
 	for (i = 0; i < argc && written < opt.rows; i++)
 		unparquet(argv[i]);
 	if (pq_out_flush(&out) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", out.name);
-	if (opt.output != NULL) {
-		if (pskd_outfile_commit(&of) == -1)
-			pskd_err(PSKD_EXIT_DATA, "%s", opt.output);
-	} else if (close(1) == -1)
-		pskd_err(PSKD_EXIT_DATA, "<stdout>");
+	pskd_output_close(&output, &w);
 	pq_out_free(&out);
 	pq_codec_free();
 	return 0;

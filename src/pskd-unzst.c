@@ -1,10 +1,11 @@
 /*
  * pskd-unzst - zstd, gzip, xz or bzip2 input (sniffed by its magic bytes)
- * to plain bytes, like zstdcat.  Decoded bytes go out only once their
- * checksum matched (src/unzst/out.c), so whatever the input, the output is
- * a prefix of the true output.  --split cuts one file into byte ranges
- * that start and end between pieces (frames, members, streams); --range
- * decodes one of them, keeping the lines that start inside it.
+ * to plain bytes, like zstdcat: streamed as they decode, or with --hold
+ * only once their unit ended whole and checked (src/unzst/out.c), so that
+ * whatever the input, the output is a prefix of whole checked units.
+ * --split cuts one file into byte ranges that start and end between
+ * pieces (frames, members, streams); --range decodes one of them, keeping
+ * the lines that start inside it.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,22 +19,21 @@
 #include "unzst/unzst.h"
 
 static const char usage_text[] =
-    "pskd-unzst [-f] [-m size] [-o file] [file ...]\n"
-    "       pskd-unzst [-f] [-m size] [-o file] -r range file\n"
+    "pskd-unzst [-f] [-H [-m size]] [-o file] [file ...]\n"
+    "       pskd-unzst [-f] [-H [-m size]] [-o file] -r range file\n"
     "       pskd-unzst [-f] -s n file";
 
 enum { OPT_HELP = 256, OPT_VERSION };
 
 static struct {
 	int		 force;		/* -f */
-	uint64_t	 memory;	/* -m */
+	int		 hold;		/* -H */
+	uint64_t	 memory;	/* -m, 0 if not given */
 	const char	*output;	/* -o */
 	int		 range;		/* -r given */
 	uint64_t	 from, to;	/* -r FROM-TO */
 	uint64_t	 split;		/* -s, 0 if not given */
-} opt = {
-	.memory = 1 << 20,
-};
+} opt;
 
 static struct unz_out out;
 
@@ -42,7 +42,9 @@ usage(void)
 {
 	printf("usage: %s\n", usage_text);
 	printf("  -f, --force           copy input in no known format unchanged\n"
-	    "  -m, --memory SIZE     unchecked bytes held in memory before\n"
+	    "  -H, --hold            write each frame, member or block only\n"
+	    "                        once it ended whole and checked\n"
+	    "  -m, --memory SIZE     with -H, bytes held in memory before\n"
 	    "                        they spill to TMPDIR (default 1M)\n"
 	    "  -o, --output FILE     write to FILE, complete or not at all\n"
 	    "  -r, --range FROM-TO   the lines that start in bytes FROM-TO\n"
@@ -50,28 +52,6 @@ usage(void)
 	    "      --help            this text\n"
 	    "      --version         the version\n");
 	exit(0);
-}
-
-/* -r FROM-TO: two byte offsets, FROM <= TO. */
-static void
-parse_range(const char *s)
-{
-	const char *dash = strchr(s, '-');
-	char *a;
-
-	if (dash == NULL) {
-		pskd_warnx("--range: '%s' is not FROM-TO", s);
-		pskd_usage_error(NULL);
-	}
-	a = pskd_xstrndup(s, (size_t)(dash - s));
-	opt.from = pskd_optnum("--range", a, 0, UINT64_MAX, 0);
-	opt.to = pskd_optnum("--range", dash + 1, 0, UINT64_MAX, 0);
-	free(a);
-	if (opt.from > opt.to) {
-		pskd_warnx("--range: '%s' ends before it starts", s);
-		pskd_usage_error(NULL);
-	}
-	opt.range = 1;
 }
 
 /* Move in to file offset to: a seek when the file allows it. */
@@ -231,6 +211,7 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "force", no_argument, NULL, 'f' },
+		{ "hold", no_argument, NULL, 'H' },
 		{ "memory", required_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "range", required_argument, NULL, 'r' },
@@ -239,20 +220,25 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct pskd_outfile of;
+	struct pskd_output output;
+	struct pskd_writer w;
 	int c, i;
 
 	pskd_init(argv, usage_text);
-	while ((c = getopt_long(argc, argv, "fm:o:r:s:", longopts,
+	while ((c = getopt_long(argc, argv, "fHm:o:r:s:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'f': opt.force = 1; break;
+		case 'H': opt.hold = 1; break;
 		case 'm':
 			opt.memory = pskd_optnum("-m", optarg, 1, SIZE_MAX / 2,
 			    PSKD_NUM_SIZE);
 			break;
 		case 'o': opt.output = optarg; break;
-		case 'r': parse_range(optarg); break;
+		case 'r':
+			pskd_optrange("--range", optarg, &opt.from, &opt.to);
+			opt.range = 1;
+			break;
 		case 's':
 			opt.split = pskd_optnum("-s", optarg, 1, 1000000, 0);
 			break;
@@ -267,8 +253,12 @@ main(int argc, char **argv)
 		pskd_warnx("%s takes one file", opt.range ? "-r" : "-s");
 		pskd_usage_error(NULL);
 	}
-	if (opt.split && (opt.range || opt.output)) {
-		pskd_warnx("-s prints ranges: no -r or -o with it");
+	if (opt.split && (opt.range || opt.output || opt.hold)) {
+		pskd_warnx("-s prints ranges: no -r, -o or -H with it");
+		pskd_usage_error(NULL);
+	}
+	if (opt.memory && !opt.hold) {
+		pskd_warnx("-m is what -H holds in memory: give -H too");
 		pskd_usage_error(NULL);
 	}
 
@@ -278,13 +268,11 @@ main(int argc, char **argv)
 		unz_out_free(&out);
 		return 0;
 	}
-	if (opt.output != NULL) {
-		if (pskd_outfile_open(&of, opt.output) == -1)
-			pskd_err(PSKD_EXIT_DATA, "%s", opt.output);
-		unz_out_init(&out, of.fd, opt.output, (size_t)opt.memory);
-		out.atomic = 1;
-	} else
-		unz_out_init(&out, 1, "<stdout>", (size_t)opt.memory);
+	/* A file appears only when all decoded: nothing to hold for it. */
+	pskd_output_open(&output, opt.output, 0);
+	unz_out_init(&out, output.fd, output.name, opt.memory ?
+	    (size_t)opt.memory : (size_t)1 << 20);
+	out.held = opt.hold && !output.file;
 	pskd_pipe_grow(out.fd);
 	if (opt.range) {
 		out.end = opt.to;
@@ -296,11 +284,11 @@ main(int argc, char **argv)
 	for (i = 0; i < argc; i++)
 		unzst(argv[i]);
 	unz_commit(&out, 0);
-	if (opt.output != NULL) {
-		if (pskd_outfile_commit(&of) == -1)
-			pskd_err(PSKD_EXIT_DATA, "%s", opt.output);
-	} else if (close(1) == -1)
-		pskd_err(PSKD_EXIT_DATA, "<stdout>");
+	/* The bytes went out through out: a writer with nothing in it. */
+	memset(&w, 0, sizeof(w));
+	w.fd = output.fd;
+	w.name = output.name;
+	pskd_output_close(&output, &w);
 	unz_out_free(&out);
 	unz_zstd_free();
 	unz_gzip_free();

@@ -8,4 +8,7 @@
 #                 lshchunk.c this run's entries, lshsave.c segments,
 #                 lshmanifest.c the manifest
 #   lshmr.c       the map-reduce modes of pskd-lsh
+#   ixdir.c       a persistent index's directory: lock, manifest, pending
+#                 run and its commit; ixinput.c its inputs, known by digest
+#                 (ixrun.h: what any index of the family can reuse)
 $(B)/pskd-shingle $(B)/pskd-minhash $(B)/pskd-lsh: $(O)/libpskd-dedup.a

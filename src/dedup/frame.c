@@ -320,6 +320,8 @@ next(struct pskd_frame_reader *fr, struct pskd_frame *f, int order)
 		goto bad;
 	if (used == 0)
 		goto truncated;
+	f->raw = p;
+	f->rawlen = (size_t)used;
 	if (p != fr->body.p)
 		pskd_reader_skip(&fr->r, (size_t)used);
 	fr->nframes++;

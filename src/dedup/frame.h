@@ -72,6 +72,9 @@ struct pskd_frame {
 	uint32_t	 count;		/* number of values */
 	const unsigned char *values;	/* count * 8 (shingles) or * 4 bytes */
 	int		 rejected;	/* a rejected document: count is 0 */
+	/* pskd_frame_next(): the whole frame, as it is in the stream */
+	const unsigned char *raw;
+	size_t		 rawlen;
 };
 
 /* Bytes of one value of a stream kind: 8 for shingles, 4 for signatures. */

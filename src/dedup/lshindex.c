@@ -2,7 +2,6 @@
  * lshindex.c - the LSH index of pskd-lsh: open, look up, add, close; the
  * directory is in pskd-lsh(1), "INDEX DIRECTORY".
  */
-#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 #include "lshint.h"
+#include "params.h"
 
 uint32_t
 pskd_band_key(const unsigned char *sketch, uint32_t band, uint32_t r)
@@ -27,11 +27,7 @@ pskd_band_key(const unsigned char *sketch, uint32_t band, uint32_t r)
 char *
 lsh_path(const struct pskd_lsh_index *ix, const char *name)
 {
-	size_t n = strlen(ix->dir) + strlen(name) + 2;
-	char *p = pskd_xmalloc(n);
-
-	snprintf(p, n, "%s/%s", ix->dir, name);
-	return p;
+	return pskd_ixdir_path(&ix->d, name);
 }
 
 void
@@ -140,12 +136,13 @@ int
 pskd_lsh_open(struct pskd_lsh_index *ix, const char *dir, uint32_t b,
     uint32_t r, char *err, size_t errsize)
 {
-	char *lock;
+	struct pskd_buf body = { 0 };
+	int rc;
 
 	memset(ix, 0, sizeof(*ix));
 	ix->b = b;
 	ix->r = r;
-	ix->lockfd = -1;
+	ix->d.lockfd = -1;
 	lsh_bands_init(ix);
 	ix->probe = pskd_xcalloc(b, sizeof(*ix->probe));
 	ix->newoff = lsh_map_grow(NULL, &ix->newoffres, sizeof(*ix->newoff));
@@ -154,26 +151,19 @@ pskd_lsh_open(struct pskd_lsh_index *ix, const char *dir, uint32_t b,
 	if (dir == NULL)
 		return 0;
 	ix->dir = pskd_xstrdup(dir);
-	if (mkdir(dir, 0777) == -1 && errno != EEXIST) {
-		snprintf(err, errsize, "%s: %s", dir, strerror(errno));
+	rc = pskd_ixdir_open(&ix->d, dir, PSKD_LSH_KIND, PSKD_LSH_VERSION, 0,
+	    &body, err, errsize);
+	if (rc == 1)
+		rc = lsh_manifest_read(ix, b, r, &body, err, errsize);
+	pskd_buf_free(&body);
+	if (rc == -1)
 		return -1;
-	}
-	lock = lsh_path(ix, "lock");
-	ix->lockfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	free(lock);
-	if (ix->lockfd == -1) {
-		snprintf(err, errsize, "%s: %s", dir, strerror(errno));
-		return -1;
-	}
-	if (flock(ix->lockfd, LOCK_EX | LOCK_NB) == -1) {
-		snprintf(err, errsize, "%s: %s", dir, errno == EWOULDBLOCK ?
-		    "the index is in use by another pskd-lsh" :
-		    strerror(errno));
-		return -1;
-	}
-	if (lsh_manifest_read(ix, b, r, err, errsize) == -1)
-		return -1;
-	lsh_remove_unlisted(ix);	/* a killed run's leftovers, under the lock */
+	if (ix->d.swept)
+		pskd_warnx("%s: a run that was not committed is dropped "
+		    "(pskd-lsh --commit %s commits the run before)", dir, dir);
+	/* A killed or swept run's leftovers, under the lock. */
+	if (!ix->d.readonly)
+		lsh_remove_unlisted(ix);
 	return lsh_map_base(ix, err, errsize);
 }
 
@@ -182,6 +172,7 @@ pskd_lsh_params(struct pskd_lsh_index *ix, const struct pskd_frame_params *fp,
     char *err, size_t errsize)
 {
 	const char *what;
+	char vals[400];
 
 	if (fp->k != ix->b * ix->r) {
 		snprintf(err, errsize, "-b %" PRIu32 " x -r %" PRIu32 " is not "
@@ -193,13 +184,14 @@ pskd_lsh_params(struct pskd_lsh_index *ix, const struct pskd_frame_params *fp,
 		ix->have_params = 1;
 		return 0;
 	}
-	if ((what = pskd_frame_params_differ(fp, &ix->fp)) != NULL) {
+	if ((what = pskd_frame_params_mismatch(&ix->fp, fp, vals,
+	    sizeof(vals))) != NULL) {
 		if (ix->dir != NULL)
 			snprintf(err, errsize, "the index %s was made with "
-			    "another %s", ix->dir, what);
+			    "another %s (%s)", ix->dir, what, vals);
 		else
 			snprintf(err, errsize, "%s differs from the first "
-			    "input's", what);
+			    "input's (%s)", what, vals);
 		return -1;
 	}
 	return 0;
@@ -465,54 +457,12 @@ pskd_lsh_memory(const struct pskd_lsh_index *ix)
 	return m;
 }
 
-uint64_t
-pskd_lsh_input_key(const struct pskd_frame *f)
-{
-	XXH3_state_t st;
-	unsigned char len[12];
-
-	pskd_put_le32(len, (uint32_t)f->idlen | (f->rejected ?
-	    PSKD_FRAME_REJECTED : 0));
-	pskd_put_le32(len + 4, (uint32_t)f->linelen);
-	pskd_put_le32(len + 8, f->count);
-	(void)XXH3_64bits_reset(&st);
-	(void)XXH3_64bits_update(&st, len, sizeof(len));
-	(void)XXH3_64bits_update(&st, f->id, f->idlen);
-	(void)XXH3_64bits_update(&st, f->line, f->linelen);
-	(void)XXH3_64bits_update(&st, f->values, 4 * (size_t)f->count);
-	return XXH3_64bits_digest(&st);
-}
-
-const struct pskd_lsh_input *
-pskd_lsh_input_find(const struct pskd_lsh_index *ix, uint64_t key)
-{
-	size_t i;
-
-	for (i = 0; i < ix->ninput; i++)
-		if (ix->input[i].key == key)
-			return &ix->input[i];
-	return NULL;
-}
-
-void
-pskd_lsh_input_add(struct pskd_lsh_index *ix, const struct pskd_lsh_input *in)
-{
-	ix->input = pskd_xreallocarray(ix->input, ix->ninput + 1,
-	    sizeof(*ix->input));
-	ix->input[ix->ninput] = *in;
-	ix->input[ix->ninput++].name = pskd_xstrdup(in->name);
-	ix->uncommitted = 1;
-}
-
 void
 pskd_lsh_close(struct pskd_lsh_index *ix)
 {
 	size_t i;
 
-	for (i = 0; i < ix->ninput; i++)
-		free(ix->input[i].name);
-	free(ix->input);
-
+	pskd_ixdir_close(&ix->d);
 	lsh_unmap(&ix->sketches);
 	lsh_unmap(&ix->ids);
 	lsh_unmap(&ix->idoff);
@@ -526,7 +476,5 @@ pskd_lsh_close(struct pskd_lsh_index *ix)
 	free(ix->newbase);
 	free(ix->cand);
 	free(ix->probe);
-	if (ix->lockfd != -1)
-		close(ix->lockfd);
 	free(ix->dir);
 }

@@ -12,6 +12,10 @@
 
 #include "pskd.h"
 #include "frame.h"
+#include "ixrun.h"
+
+#define PSKD_LSH_KIND		"pskd-lsh index"	/* its manifest's */
+#define PSKD_LSH_VERSION	4
 
 /*
  * How a band partition of n documents packs an entry into 32 bits.  The
@@ -72,26 +76,13 @@ struct pskd_lsh_seg {
 	struct pskd_map	 m;
 };
 
-/*
- * An input stream that went into the index (pskd-lsh(1), "RUNNING A SHARD
- * AGAIN"): the key of its first frame (pskd_lsh_input_key()), the numbers
- * its kept documents got (first .. first + kept - 1), how many frames it
- * had, and its name, for messages.
- */
-struct pskd_lsh_input {
-	uint64_t	 key;
-	uint32_t	 first, kept;
-	uint64_t	 frames;
-	char		*name;
-};
-
 struct pskd_lsh_index {
 	struct pskd_frame_params fp;	/* kind SIGNATURES */
 	uint32_t	 b, r;
 	int		 have_params;	/* fp known (from a stream or the dir) */
 	int		 have_manifest;	/* dir has one */
 	char		*dir;		/* NULL: memory only */
-	int		 lockfd;
+	struct pskd_ixdir d;		/* its lock, manifest and inputs */
 	/* Documents 0 .. nbase-1 are on disk, nbase .. ndocs-1 in memory. */
 	uint32_t	 nbase, ndocs;
 	uint64_t	 idbytes;	/* bytes of base ids */
@@ -99,9 +90,7 @@ struct pskd_lsh_index {
 	struct pskd_map	 sketches, ids, idoff;
 	struct pskd_lsh_seg *seg;	/* in document order */
 	size_t		 nseg;
-	struct pskd_lsh_input *input;	/* in the order they went in */
-	size_t		 ninput;
-	int		 uncommitted;	/* spilled, or inputs added, since */
+	int		 changed;	/* spilled, or inputs added, since */
 	/* This run's documents: b bands of 2^mc.c chunks. */
 	struct pskd_lsh_code mc;
 	struct pskd_lsh_band *band;
@@ -138,8 +127,8 @@ uint32_t pskd_band_key(const unsigned char *sketch, uint32_t band,
 
 /*
  * Open the index: in memory only (dir NULL), or in dir (created when
- * missing, locked against a second writer).  Returns 0 or -1 with a message
- * in err.
+ * missing, locked against a second writer, a pending run swept).  Returns
+ * 0 or -1 with a message in err.
  */
 int	pskd_lsh_open(struct pskd_lsh_index *ix, const char *dir, uint32_t b,
 	    uint32_t r, char *err, size_t errsize);
@@ -167,29 +156,29 @@ size_t	pskd_lsh_memory(const struct pskd_lsh_index *ix);
  * Move the documents in memory to the directory: appended to its files
  * past what the manifest vouches for, and a new segment, merged with the
  * last ones.  Nothing a reader of the index sees changes until
- * pskd_lsh_commit(): a run that fails or is killed leaves the index as it
+ * pskd_lsh_commit_dir(): a run that fails or is killed leaves the index as it
  * was.  Returns 0 or -1 with err naming the file.
  */
 int	pskd_lsh_spill(struct pskd_lsh_index *ix, char *err, size_t errsize);
 /*
- * Spill, then rename a new manifest into place, which names the segments,
- * how many documents are valid and the inputs; the run's work becomes
- * part of the index at once.  Returns 0 or -1 with err.
+ * The end of a run: spill, then write the index's new state, this run's
+ * inputs added, as its pending run (ixrun.h), which pskd_lsh_commit_dir()
+ * makes the index.  Nothing to write when the run added no input (it ran
+ * inputs again).  Returns 0 or -1 with err.
  */
-int	pskd_lsh_commit(struct pskd_lsh_index *ix, char *err, size_t errsize);
-
+int	pskd_lsh_pend(struct pskd_lsh_index *ix, char *err, size_t errsize);
 /*
- * The key of an input stream: XXH3-64 of its first frame as it is in the
- * stream (the three lengths, the rejected flag in the first, id, line and
- * values).
+ * pskd-lsh --commit: make the pending run of the index in dir the index,
+ * and remove the files it no longer names.  1 committed, 0 nothing was
+ * pending, -1 with err.
  */
-uint64_t pskd_lsh_input_key(const struct pskd_frame *f);
-/* The input of an earlier run whose first frame had this key, or NULL. */
-const struct pskd_lsh_input *pskd_lsh_input_find(
-	    const struct pskd_lsh_index *ix, uint64_t key);
-/* Record an input of this run, to be committed with it. */
-void	pskd_lsh_input_add(struct pskd_lsh_index *ix,
-	    const struct pskd_lsh_input *in);
+int	pskd_lsh_commit_dir(const char *dir, char *err, size_t errsize);
+/*
+ * pskd-lsh --abort: drop the pending run of the index in dir and what it
+ * wrote, so that the directory is again what the last commit left.  1
+ * dropped one, 0 nothing was pending (or no directory), -1 with err.
+ */
+int	pskd_lsh_abort_dir(const char *dir, char *err, size_t errsize);
 void	pskd_lsh_close(struct pskd_lsh_index *ix);
 
 #endif /* PSKD_LSHINDEX_H */

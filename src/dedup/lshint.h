@@ -3,7 +3,8 @@
  * the 32-bit entry code, the searches in a chunk, and the functions one of
  * them defines for the others.  lshindex.c opens, looks up, adds and
  * closes; lshchunk.c keeps this run's entries in memory; lshmanifest.c
- * reads and writes the manifest; lshsave.c writes segments.
+ * reads and writes its lines of the manifest; lshsave.c writes segments
+ * and the pending run.
  */
 #ifndef PSKD_LSHINT_H
 #define PSKD_LSHINT_H
@@ -16,7 +17,6 @@
 
 #include "lshindex.h"
 
-#define MANIFEST	"manifest"
 #define CHUNK_SHIFT	7	/* a chunk holds up to about 2^7 entries */
 #define MAX_MEMDOCS	(1u << 31)	/* documents in memory: d <= 31 */
 #define IDBLOCK		12	/* 2^12 ids of at most 2^16 bytes: < 2^32 */
@@ -204,12 +204,14 @@ uint64_t lsh_new_off(const struct pskd_lsh_index *ix, uint32_t i);
 
 void	 lsh_seg_add(struct pskd_lsh_index *ix, uint64_t id, uint32_t first,
 	    uint32_t n);
-/* 1 read, 0 none yet, -1 error (err). */
+/*
+ * The index's lines of the committed manifest (pskd_ixdir_open()'s body),
+ * made with -b b -r r (b 0: whatever they were).  0, or -1 with err.
+ */
 int	 lsh_manifest_read(struct pskd_lsh_index *ix, uint32_t b, uint32_t r,
-	    char *err, size_t errsize);
-/* The manifest of the index as it is now in the directory. */
-int	 lsh_manifest_write(struct pskd_lsh_index *ix, char *err,
-	    size_t errsize);
+	    struct pskd_buf *body, char *err, size_t errsize);
+/* The index's lines of its manifest as it is now (pskd_ixdir_pend()). */
+void	 lsh_manifest_body(struct pskd_writer *w, void *arg);
 
 /* ---- lshsave.c -------------------------------------------------------------- */
 

@@ -1,7 +1,8 @@
 /*
- * lshmanifest.c - the manifest of an LSH index directory: the stream
- * parameters and banding (params.h), the counts that vouch for the other
- * files, and the segments; pskd-lsh(1), "INDEX DIRECTORY".
+ * lshmanifest.c - the LSH index's lines of its manifest (ixrun.h has the
+ * first two and the inputs): the stream parameters and banding
+ * (params.h), the counts that vouch for the other files, and the
+ * segments; pskd-lsh(1), "INDEX DIRECTORY".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,10 +14,6 @@
 
 #include "lshint.h"
 #include "params.h"
-
-#define MANIFEST_V1	"pskd-lsh index 1\n"
-#define MANIFEST_V2	"pskd-lsh index 2\n"	/* format 3 without inputs */
-#define MANIFEST_V3	"pskd-lsh index 3\n"
 
 void
 lsh_seg_add(struct pskd_lsh_index *ix, uint64_t id, uint32_t first, uint32_t n)
@@ -30,23 +27,6 @@ lsh_seg_add(struct pskd_lsh_index *ix, uint64_t id, uint32_t first, uint32_t n)
 	s->first = first;
 	s->n = n;
 	code_init(&s->code, doc_bits(n));
-}
-
-/* The whole of fd, NUL-terminated, into b; 0 or -1 (errno). */
-static int
-slurp(int fd, struct pskd_buf *b)
-{
-	ssize_t got;
-
-	do {
-		pskd_buf_reserve(b, 4096);
-		got = pskd_read_full(fd, b->p + b->len, b->cap - b->len - 1);
-		if (got == -1)
-			return -1;
-		b->len += (size_t)got;
-	} while (got > 0);
-	b->p[b->len] = '\0';
-	return 0;
 }
 
 /*
@@ -95,80 +75,26 @@ segments(struct pskd_lsh_index *ix, char **s)
 	return 0;
 }
 
-/* Undo pskd_tsv_field() on the NUL-terminated s, in place. */
-static void
-unescape(char *s)
-{
-	char *o = s;
-
-	for (; *s != '\0'; s++) {
-		if (*s == '\\' && s[1] != '\0') {
-			s++;
-			*o++ = *s == 't' ? '\t' : *s == 'n' ? '\n' :
-			    *s == 'r' ? '\r' : *s;
-		} else
-			*o++ = *s;
-	}
-	*o = '\0';
-}
-
-static int
-hexdigit(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ?
-	    c - 'a' + 10 : -1;
-}
-
 /*
- * The inputs: "input KEY FIRST KEPT FRAMES NAME" lines to the end, KEY 16
- * hex digits, NAME escaped as a TSV field (it is only shown).
+ * The inputs' documents: each input's kept documents follow the last
+ * one's, and they are all the index holds.
  */
 static int
-inputs(struct pskd_lsh_index *ix, char *s)
+input_ranges(const struct pskd_lsh_index *ix)
 {
-	struct pskd_lsh_input in;
-	uint64_t v[3];
-	char *sp, *nl;
-	int i, h;
+	const struct pskd_ix_inputs *in = &ix->d.inputs;
+	uint64_t next = 0;
+	size_t i;
 
-	while (*s != '\0') {
-		if (strncmp(s, "input ", 6) != 0 ||
-		    (nl = strchr(s, '\n')) == NULL || nl - s < 6 + 17)
+	for (i = 0; i < in->n; i++) {
+		if (in->v[i].first != next || in->v[i].added > ix->ndocs - next)
 			return -1;
-		memset(&in, 0, sizeof(in));
-		for (i = 0; i < 16; i++) {
-			if ((h = hexdigit(s[6 + i])) == -1)
-				return -1;
-			in.key = in.key << 4 | (uint64_t)h;
-		}
-		if (s[22] != ' ')
-			return -1;
-		/* The three numbers, then the name after the next space. */
-		s += 23;
-		for (i = 0; i < 3; i++) {
-			sp = memchr(s, ' ', (size_t)(nl - s));
-			if (sp == NULL)
-				return -1;
-			*sp = '\0';
-			if (pskd_strtonum(s, 0, UINT64_MAX, 0, &v[i]) == -1)
-				return -1;
-			s = sp + 1;
-		}
-		if (v[0] > ix->ndocs || v[1] > ix->ndocs - v[0] || s == nl)
-			return -1;
-		in.first = (uint32_t)v[0];
-		in.kept = (uint32_t)v[1];
-		in.frames = v[2];
-		*nl = '\0';
-		unescape(s);
-		in.name = s;
-		pskd_lsh_input_add(ix, &in);
-		s = nl + 1;
+		next += in->v[i].added;
 	}
-	return 0;
+	return next == ix->ndocs ? 0 : -1;
 }
 
-/* The manifest after its first line; -1 if it is not one. */
+/* The index's lines of the manifest (ixrun.h); -1 if they are not. */
 static int
 parse(struct pskd_lsh_index *ix, char *s, size_t len)
 {
@@ -188,110 +114,48 @@ parse(struct pskd_lsh_index *ix, char *s, size_t len)
 	    line(&s, "next_segment", 1, UINT64_MAX, &ix->nextseg) == -1)
 		return -1;
 	ix->nbase = (uint32_t)docs;
-	if (segments(ix, &s) == -1 || inputs(ix, s) == -1)
+	if (segments(ix, &s) == -1 || *s != '\0')
 		return -1;
 	if (ix->fp.k == 0 || ix->b == 0 || ix->b * ix->r != ix->fp.k ||
-	    ix->ndocs != ix->nbase)
+	    ix->ndocs != ix->nbase || input_ranges(ix) == -1)
 		return -1;
 	return 0;
 }
 
 int
 lsh_manifest_read(struct pskd_lsh_index *ix, uint32_t b, uint32_t r,
-    char *err, size_t errsize)
+    struct pskd_buf *body, char *err, size_t errsize)
 {
-	char *path = lsh_path(ix, MANIFEST), *s;
-	struct pskd_buf text = { 0 };
-	int fd, rc = -1;
-	size_t hl = strlen(MANIFEST_V3);
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		free(path);
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, errsize, "%s/%s: %s", ix->dir, MANIFEST,
-		    strerror(errno));
+	if (parse(ix, (char *)body->p, body->len) == -1) {
+		snprintf(err, errsize, "%s/manifest: not a pskd-lsh index "
+		    "manifest", ix->dir);
 		return -1;
 	}
-	if (slurp(fd, &text) == -1) {
-		snprintf(err, errsize, "%s/%s: %s", ix->dir, MANIFEST,
-		    strerror(errno));
-		goto out;
-	}
-	s = (char *)text.p;
-	if (strncmp(s, MANIFEST_V1, hl) == 0) {
-		snprintf(err, errsize, "%s: an index of an older pskd-lsh "
-		    "(format 1): make it again", ix->dir);
-		goto out;
-	}
-	if (strlen(s) != text.len || (strncmp(s, MANIFEST_V2, hl) != 0 &&
-	    strncmp(s, MANIFEST_V3, hl) != 0) ||
-	    parse(ix, s + hl, text.len - hl) == -1) {
-		snprintf(err, errsize, "%s/%s: not a pskd-lsh index manifest",
-		    ix->dir, MANIFEST);
-		goto out;
-	}
-	if (ix->b != b || ix->r != r) {
+	if (b != 0 && (ix->b != b || ix->r != r)) {
 		snprintf(err, errsize, "%s: the index was made with -b %" PRIu32
 		    " -r %" PRIu32 ", not -b %" PRIu32 " -r %" PRIu32, ix->dir,
 		    ix->b, ix->r, b, r);
-		goto out;
+		return -1;
 	}
 	ix->have_params = 1;
 	ix->have_manifest = 1;
-	ix->uncommitted = 0;	/* the inputs read are committed */
-	rc = 1;
-out:
-	close(fd);
-	pskd_buf_free(&text);
-	free(path);
-	return rc;
+	ix->changed = 0;
+	return 0;
 }
 
-int
-lsh_manifest_write(struct pskd_lsh_index *ix, char *err, size_t errsize)
+void
+lsh_manifest_body(struct pskd_writer *w, void *arg)
 {
-	char *path = lsh_path(ix, MANIFEST);
+	const struct pskd_lsh_index *ix = arg;
 	struct pskd_lsh_params p = { .fp = ix->fp, .b = ix->b, .r = ix->r };
-	const struct pskd_lsh_input *in;
-	struct pskd_outfile of;
-	struct pskd_writer w;
 	size_t i;
 
-	if (pskd_outfile_open(&of, path) == -1) {
-		snprintf(err, errsize, "%s: %s", path, strerror(errno));
-		free(path);
-		return -1;
-	}
-	pskd_writer_init(&w, of.fd, path);
-	pskd_writer_puts(&w, MANIFEST_V3);
-	pskd_lsh_params_write(&w, &p, '\n');
-	pskd_writer_printf(&w, "\ndocs %" PRIu32 "\nid_bytes %" PRIu64
+	pskd_lsh_params_write(w, &p, '\n');
+	pskd_writer_printf(w, "\ndocs %" PRIu32 "\nid_bytes %" PRIu64
 	    "\nnext_segment %" PRIu64 "\n", ix->ndocs, ix->idbytes,
 	    ix->nextseg);
 	for (i = 0; i < ix->nseg; i++)
-		pskd_writer_printf(&w, "segment %" PRIu64 " %" PRIu32 " %"
+		pskd_writer_printf(w, "segment %" PRIu64 " %" PRIu32 " %"
 		    PRIu32 "\n", ix->seg[i].id, ix->seg[i].first,
 		    ix->seg[i].n);
-	for (i = 0; i < ix->ninput; i++) {
-		in = &ix->input[i];
-		pskd_writer_printf(&w, "input %016" PRIx64 " %" PRIu32 " %"
-		    PRIu32 " %" PRIu64 " ", in->key, in->first, in->kept,
-		    in->frames);
-		pskd_tsv_field(&w, (const unsigned char *)in->name,
-		    strlen(in->name));
-		pskd_writer_putc(&w, '\n');
-	}
-	if (pskd_writer_flush(&w) == -1 || pskd_outfile_commit(&of) == -1) {
-		snprintf(err, errsize, "%s: %s", path, strerror(w.error ?
-		    w.error : errno));
-		if (of.fd != -1)
-			pskd_outfile_abort(&of);
-		free(w.buf);
-		free(path);
-		return -1;
-	}
-	free(w.buf);
-	free(path);
-	return 0;
 }

@@ -16,16 +16,6 @@
 #define PAIRLINE 43	/* "ssssssssss dddddddddd ssssssssss dddddddddd" */
 #define DOCS_HEAD "#pskd-lsh-docs 1 "
 
-static char *
-name_of(const char *prefix, const char *suffix)
-{
-	size_t n = strlen(prefix) + strlen(suffix) + 1;
-	char *p = pskd_xmalloc(n);
-
-	snprintf(p, n, "%s%s", prefix, suffix);
-	return p;
-}
-
 static void
 params_line(struct pskd_writer *w, const struct pskd_frame_params *fp,
     uint32_t b, uint32_t r, uint32_t shard)
@@ -49,17 +39,17 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 	unsigned char *sk = NULL;
 	char **names;
 	const char *what;
-	char suffix[32];
+	char suffix[32], vals[400];
 	int rc, p, have = 0;
 
 	kof = pskd_xcalloc(mr->parts, sizeof(*kof));
 	kw = pskd_xcalloc(mr->parts, sizeof(*kw));
 	names = pskd_xcalloc((size_t)mr->parts + 1, sizeof(*names));
-	names[mr->parts] = name_of(mr->prefix, ".docs");
+	names[mr->parts] = pskd_xconcat(mr->prefix, ".docs");
 	pskd_output_writer(&dof, &dw, names[mr->parts], 0);
 	for (i = 0; i < mr->parts; i++) {
 		snprintf(suffix, sizeof(suffix), ".keys-%03" PRIu32, i);
-		names[i] = name_of(mr->prefix, suffix);
+		names[i] = pskd_xconcat(mr->prefix, suffix);
 		pskd_output_writer(&kof[i], &kw[i], names[i], 0);
 	}
 	for (p = 0; p < (npaths ? npaths : 1); p++) {
@@ -76,10 +66,10 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 			sig = pskd_xreallocarray(NULL, first.k, sizeof(*sig));
 			sk = pskd_xmalloc(first.k);
 			params_line(&dw, &first, mr->b, mr->r, mr->shard);
-		} else if ((what = pskd_frame_params_differ(&fr.fp,
-		    &first)) != NULL)
+		} else if ((what = pskd_frame_params_mismatch(&first,
+		    &fr.fp, vals, sizeof(vals))) != NULL)
 			pskd_errx(PSKD_EXIT_DATA, "%s: %s differs from the "
-			    "first input's", fr.r.name, what);
+			    "first input's (%s)", fr.r.name, what, vals);
 		while ((rc = pskd_frame_next(&fr, &f)) == 1) {
 			/* s: a signature, e: empty, r: rejected. */
 			pskd_writer_printf(&dw, "%" PRIu32 "\t%c\t", doc,
@@ -198,7 +188,7 @@ struct shard {
 	unsigned char	*sk;		/* k bytes per document */
 	unsigned char	*st;		/* 's' or 'e' per document */
 	unsigned char	*kept;
-	struct pskd_buf	 ids;		/* escaped, as they go out */
+	struct pskd_buf	 ids;		/* read back (unescaped) */
 	size_t		*idoff;
 	struct pskd_lsh_params p;
 	struct pskd_lsh_stats count;	/* its verdicts */
@@ -242,7 +232,7 @@ load_docs(struct shard *sh, uint32_t k)
 {
 	struct pskd_reader r;
 	const unsigned char *line, *tab;
-	char *path = name_of(sh->prefix, ".docs");
+	char *path = pskd_xconcat(sh->prefix, ".docs");
 	size_t len, cap = 0, i;
 	int rc, hi, lo;
 
@@ -286,7 +276,7 @@ load_docs(struct shard *sh, uint32_t k)
 		} else if (len < 1 || tab[0] != '\t')
 			goto bad;
 		sh->idoff[sh->n] = sh->ids.len;
-		pskd_buf_add(&sh->ids, tab + 1, len - 1);
+		pskd_tsv_unescape(&sh->ids, tab + 1, len - 1);
 		sh->n++;
 	}
 	if (rc == -1)
@@ -326,19 +316,54 @@ find_shard(struct shard *sh, int n, uint32_t num)
 	return lo < n && sh[lo].num == num ? &sh[lo] : NULL;
 }
 
+/*
+ * The verdict of document d of shard sh: empty, rejected, a near-duplicate
+ * of document e of es with eq equal components (eq 0: none), or kept.
+ */
+static void
+verdict(struct pskd_verdicts *v, struct shard *sh, uint32_t d,
+    const struct shard *es, uint32_t e, uint32_t eq, uint32_t k)
+{
+	const unsigned char *id = sh->ids.p + sh->idoff[d];
+	size_t idlen = sh->idoff[d + 1] - sh->idoff[d];
+	char est[32];
+	int n;
+
+	if (sh->st[d] == 'e' || sh->st[d] == 'r' || eq == 0) {
+		if (sh->st[d] == 'e')
+			sh->count.empty++;
+		else if (sh->st[d] == 'r')
+			sh->count.rejected++;
+		else {
+			sh->count.kept++;
+			sh->kept[d] = 1;
+		}
+		pskd_verdicts_put(v, id, idlen, sh->st[d] == 'e' ? "empty" :
+		    sh->st[d] == 'r' ? "rejected" : "keep", NULL, 0, NULL, 0,
+		    NULL, 0);
+		return;
+	}
+	sh->count.dup++;
+	n = snprintf(est, sizeof(est), "%.4f", (double)eq / k);
+	pskd_verdicts_put(v, id, idlen, "near_duplicate", es->ids.p +
+	    es->idoff[e], es->idoff[e + 1] - es->idoff[e],
+	    (const unsigned char *)est, (size_t)n, NULL, 0);
+}
+
 void
 pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
     int quiet)
 {
 	struct pskd_reader r;
-	struct pskd_output of;
-	struct pskd_writer w;
+	struct pskd_verdicts v;
 	struct shard *sh, *es, *best_sh;
 	const unsigned char *line = NULL, *a, *b;
 	uint32_t k = mr->b * mr->r, need, d, ls, ld, e, best, bestdoc, i;
 	struct pskd_lsh_stats all = { 0 };
 	size_t len = 0;
 	int s, rc, ok, pending = 0;
+	const char *what;
+	char vals[400];
 
 	need = (uint32_t)ceil(mr->t * k - 1e-9);
 	if (need == 0)
@@ -347,11 +372,16 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 	for (s = 0; s < n; s++) {
 		sh[s].prefix = prefixes[s];
 		load_docs(&sh[s], k);
-		if (pskd_frame_params_differ(&sh[s].p.fp, &sh[0].p.fp) !=
-		    NULL || sh[s].p.b != sh[0].p.b || sh[s].p.r != sh[0].p.r)
-			pskd_errx(PSKD_EXIT_DATA, "%s.docs: made with other "
-			    "parameters than %s.docs", prefixes[s],
-			    prefixes[0]);
+		if ((what = pskd_frame_params_mismatch(&sh[0].p.fp,
+		    &sh[s].p.fp, vals, sizeof(vals))) != NULL)
+			pskd_errx(PSKD_EXIT_DATA, "%s.docs: made with another "
+			    "%s than %s.docs (%s)", prefixes[s], what,
+			    prefixes[0], vals);
+		if (sh[s].p.b != sh[0].p.b || sh[s].p.r != sh[0].p.r)
+			pskd_errx(PSKD_EXIT_DATA, "%s.docs: made with -b %"
+			    PRIu32 " -r %" PRIu32 ", %s.docs with -b %" PRIu32
+			    " -r %" PRIu32, prefixes[s], sh[s].p.b, sh[s].p.r,
+			    prefixes[0], sh[0].p.b, sh[0].p.r);
 	}
 	if (n > 0 && sh[0].p.fp.k != k)
 		pskd_errx(PSKD_EXIT_DATA, "%s.docs: not made with k = %" PRIu32
@@ -363,9 +393,9 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 			    PRIu32, sh[s - 1].prefix, sh[s].prefix, sh[s].num);
 	pskd_reader_fdopen(&r, 0, "<stdin>");
 	for (s = 0; s < n; s++) {
-		char *path = name_of(sh[s].prefix, ".verdicts");
+		char *path = pskd_xconcat(sh[s].prefix, ".verdicts");
 
-		pskd_output_writer(&of, &w, path, 0);
+		pskd_verdicts_open(&v, path, NULL);
 		for (d = 0; d < sh[s].n; d++) {
 			sh[s].count.docs++;
 			best = 0;
@@ -426,30 +456,10 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 					best_sh = es;
 				}
 			}
-			pskd_writer_write(&w, sh[s].ids.p + sh[s].idoff[d],
-			    sh[s].idoff[d + 1] - sh[s].idoff[d]);
-			if (sh[s].st[d] == 'e') {
-				sh[s].count.empty++;
-				pskd_writer_puts(&w, "\tempty\n");
-			} else if (sh[s].st[d] == 'r') {
-				sh[s].count.rejected++;
-				pskd_writer_puts(&w, "\trejected\n");
-			} else if (best_sh != NULL && best >= need) {
-				sh[s].count.dup++;
-				pskd_writer_puts(&w, "\tnear_duplicate\t");
-				pskd_writer_write(&w, best_sh->ids.p +
-				    best_sh->idoff[bestdoc],
-				    best_sh->idoff[bestdoc + 1] -
-				    best_sh->idoff[bestdoc]);
-				pskd_writer_printf(&w, "\t%.4f\n",
-				    (double)best / k);
-			} else {
-				sh[s].count.kept++;
-				sh[s].kept[d] = 1;
-				pskd_writer_puts(&w, "\tkeep\n");
-			}
+			verdict(&v, &sh[s], d, best_sh, bestdoc,
+			    best_sh != NULL && best >= need ? best : 0, k);
 		}
-		pskd_output_close(&of, &w);
+		pskd_verdicts_close(&v);
 		free(path);
 	}
 	if (pending || pskd_reader_line(&r, &line, &len) == 1)
@@ -474,17 +484,41 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 }
 
 /*
+ * A dropped document's tombstone, from its verdict line's fields after the
+ * id (rest[0..n): VERDICT, then for a near-duplicate WHAT and AGAINST).
+ */
+static void
+tombstone(struct pskd_verdicts *vd, struct pskd_buf *what,
+    const struct pskd_frame *f, const unsigned char *rest, size_t n)
+{
+	const unsigned char *t = memchr(rest, '\t', n), *u;
+	char verdict[32];
+	size_t vl = t != NULL ? (size_t)(t - rest) : n;
+
+	snprintf(verdict, sizeof(verdict), "%.*s", (int)vl, rest);
+	if (t == NULL || (u = memchr(t + 1, '\t', n - vl - 1)) == NULL) {
+		pskd_verdicts_put(vd, f->id, f->idlen, verdict, NULL, 0, NULL,
+		    0, f->line, f->linelen);
+		return;
+	}
+	what->len = 0;
+	pskd_tsv_unescape(what, t + 1, (size_t)(u - t - 1));
+	pskd_verdicts_put(vd, f->id, f->idlen, verdict, what->p, what->len,
+	    u + 1, (size_t)(rest + n - u - 1), f->line, f->linelen);
+}
+
+/*
  * --apply: the verdicts of --cluster, one a frame in order, decide what is
  * kept.
  */
 static void
 apply_file(const char *path, struct pskd_reader *vr, struct pskd_buf *idb,
-    struct pskd_frame_relay *relay, struct pskd_writer *dw)
+    struct pskd_frame_relay *relay, struct pskd_verdicts *vd)
 {
 	struct pskd_frame_reader fr;
 	struct pskd_frame f;
 	const unsigned char *line, *tab;
-	size_t len;
+	size_t len, rest;
 	int rc;
 
 	if (pskd_frame_reader_open(&fr, path, PSKD_FRAME_SIGNATURES) == -1)
@@ -503,16 +537,10 @@ apply_file(const char *path, struct pskd_reader *vr, struct pskd_buf *idb,
 			    "for this stream's document %llu", vr->name,
 			    (unsigned long long)vr->lineno,
 			    (unsigned long long)fr.nframes);
-		if ((len - (size_t)(tab - line) > 15 &&
-		    memcmp(tab, "\tnear_duplicate\t", 16) == 0) ||
-		    (len - (size_t)(tab - line) == 9 &&
-		    memcmp(tab, "\trejected", 9) == 0)) {
-			if (dw != NULL) {
-				pskd_writer_write(dw, line, len);
-				pskd_writer_putc(dw, '\t');
-				pskd_writer_write(dw, f.line, f.linelen);
-				pskd_writer_putc(dw, '\n');
-			}
+		rest = len - (size_t)(tab - line);
+		if ((rest > 15 && memcmp(tab, "\tnear_duplicate\t", 16) == 0) ||
+		    (rest == 9 && memcmp(tab, "\trejected", 9) == 0)) {
+			tombstone(vd, idb, &f, tab + 1, rest - 1);
 			continue;
 		}
 		pskd_frame_relay_line(relay, f.line, f.linelen);
@@ -528,8 +556,9 @@ pskd_lshmr_apply(const char *verdicts, char **paths, int n,
 {
 	struct pskd_reader vr;
 	struct pskd_buf idb = { 0 };
-	struct pskd_output of, df;
-	struct pskd_writer out, dw;
+	struct pskd_output of;
+	struct pskd_writer out;
+	struct pskd_verdicts vd;
 	struct pskd_frame_relay relay;
 	const unsigned char *rest;
 	size_t len;
@@ -542,11 +571,9 @@ pskd_lshmr_apply(const char *verdicts, char **paths, int n,
 	else
 		pskd_writer_init(&out, 1, "<stdout>");
 	pskd_frame_relay_init(&relay, &out);
-	if (dropped != NULL)
-		pskd_output_writer(&df, &dw, dropped, 0);
+	pskd_verdicts_open(&vd, NULL, dropped);
 	for (i = 0; i < (n > 0 ? n : 1) && !out.error; i++)
-		apply_file(n > 0 ? paths[i] : NULL, &vr, &idb, &relay,
-		    dropped != NULL ? &dw : NULL);
+		apply_file(n > 0 ? paths[i] : NULL, &vr, &idb, &relay, &vd);
 	if (!out.error && pskd_reader_line(&vr, &rest, &len) == 1)
 		pskd_errx(PSKD_EXIT_DATA, "%s: more verdicts than documents",
 		    verdicts);
@@ -554,8 +581,7 @@ pskd_lshmr_apply(const char *verdicts, char **paths, int n,
 		pskd_output_close(&of, &out);
 	else
 		pskd_writer_finish(&out);
-	if (dropped != NULL)
-		pskd_output_close(&df, &dw);
+	pskd_verdicts_close(&vd);
 	pskd_reader_close(&vr);
 	pskd_buf_free(&idb);
 }

@@ -3,6 +3,8 @@
  * directory's files and written as a new segment, merged with the last
  * ones; see pskd-lsh(1), "INDEX DIRECTORY".
  */
+#include <sys/stat.h>
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -218,8 +220,37 @@ append_docs(struct pskd_lsh_index *ix, char *err, size_t errsize)
 }
 
 /*
- * Remove the segment files the manifest no longer names: the merged ones,
- * and what a crash left (a file, or a temporary one, beyond the manifest).
+ * Cut the files a run appends to back to what the manifest vouches for
+ * (none: remove them).
+ */
+static void
+cut_tails(struct pskd_lsh_index *ix)
+{
+	static const char *const name[] = { "sketches", "ids", "idoff" };
+	uint64_t len[3];
+	struct stat st;
+	char *path;
+	size_t i;
+
+	len[0] = (uint64_t)ix->nbase * ix->fp.k;
+	len[1] = ix->idbytes;
+	len[2] = ix->nbase == 0 ? 0 : ((uint64_t)ix->nbase + 1) * 8;
+	for (i = 0; i < 3; i++) {
+		path = lsh_path(ix, name[i]);
+		if (stat(path, &st) == 0 && (uint64_t)st.st_size > len[i]) {
+			if (ix->have_manifest)
+				(void)truncate(path, (off_t)len[i]);
+			else
+				(void)unlink(path);
+		}
+		free(path);
+	}
+}
+
+/*
+ * Remove what the manifest does not vouch for: the segment files it no
+ * longer names (the merged ones, and what a crash or a dropped run left: a
+ * file, or a temporary one), and the tails of the files past its counts.
  */
 void
 lsh_remove_unlisted(struct pskd_lsh_index *ix)
@@ -234,10 +265,9 @@ lsh_remove_unlisted(struct pskd_lsh_index *ix)
 	if (d == NULL)
 		return;
 	while ((de = readdir(d)) != NULL) {
-		/* A segment or manifest a killed run was writing: ours to
-		 * remove, under the lock. */
-		if (strncmp(de->d_name, ".seg-", 5) != 0 &&
-		    strncmp(de->d_name, "." MANIFEST ".tmp.", 14) != 0) {
+		/* A segment a killed run was writing: ours to remove,
+		 * under the lock. */
+		if (strncmp(de->d_name, ".seg-", 5) != 0) {
 			if (sscanf(de->d_name, "seg-%llu%c", &id, &c) != 1)
 				continue;
 			for (keep = 0, i = 0; i < ix->nseg && !keep; i++)
@@ -250,6 +280,7 @@ lsh_remove_unlisted(struct pskd_lsh_index *ix)
 		free(path);
 	}
 	closedir(d);
+	cut_tails(ix);
 }
 
 int
@@ -285,7 +316,7 @@ pskd_lsh_spill(struct pskd_lsh_index *ix, char *err, size_t errsize)
 	ix->seg = pskd_xreallocarray(ix->seg, ix->nseg + 1, sizeof(*ix->seg));
 	ix->seg[ix->nseg++] = out;
 	ix->nextseg++;
-	ix->uncommitted = 1;
+	ix->changed = 1;
 	/* The new state: everything on disk, nothing in memory. */
 	lsh_unmap(&ix->sketches);
 	lsh_unmap(&ix->ids);
@@ -301,18 +332,70 @@ pskd_lsh_spill(struct pskd_lsh_index *ix, char *err, size_t errsize)
 }
 
 int
-pskd_lsh_commit(struct pskd_lsh_index *ix, char *err, size_t errsize)
+pskd_lsh_pend(struct pskd_lsh_index *ix, char *err, size_t errsize)
 {
 	if (ix->dir == NULL || !ix->have_params)
 		return 0;
 	if (pskd_lsh_spill(ix, err, errsize) == -1)
 		return -1;
-	if (ix->have_manifest && !ix->uncommitted)
+	if (ix->have_manifest && !ix->changed &&
+	    ix->d.inputs.n == ix->d.committed)
 		return 0;
-	if (lsh_manifest_write(ix, err, errsize) == -1)
+	return pskd_ixdir_pend(&ix->d, lsh_manifest_body, ix, err, errsize);
+}
+
+/*
+ * Under the lock of dir: a pending run dropped (*swept: there was one),
+ * and what the manifest does not vouch for removed.  0 or -1 with err.
+ */
+static int
+tidy(const char *dir, int *swept, char *err, size_t errsize)
+{
+	struct pskd_lsh_index ix;
+	struct pskd_buf body = { 0 };
+	int rc;
+
+	memset(&ix, 0, sizeof(ix));
+	ix.dir = pskd_xstrdup(dir);
+	rc = pskd_ixdir_open(&ix.d, dir, PSKD_LSH_KIND, PSKD_LSH_VERSION,
+	    PSKD_IXDIR_EXISTING, &body, err, errsize);
+	if (rc == 1)
+		rc = lsh_manifest_read(&ix, 0, 0, &body, err, errsize);
+	if (rc != -1 && !ix.d.readonly)
+		lsh_remove_unlisted(&ix);
+	*swept = ix.d.swept;
+	pskd_ixdir_close(&ix.d);
+	pskd_buf_free(&body);
+	free(ix.seg);
+	free(ix.dir);
+	return rc == -1 ? -1 : 0;
+}
+
+int
+pskd_lsh_commit_dir(const char *dir, char *err, size_t errsize)
+{
+	struct pskd_ixdir d;
+	struct pskd_buf body = { 0 };
+	int rc, swept;
+
+	rc = pskd_ixdir_open(&d, dir, PSKD_LSH_KIND, PSKD_LSH_VERSION,
+	    PSKD_IXDIR_KEEP | PSKD_IXDIR_EXISTING, &body, err, errsize);
+	if (rc != -1)
+		rc = pskd_ixdir_commit(&d, err, errsize);
+	pskd_ixdir_close(&d);
+	pskd_buf_free(&body);
+	/* The segments the new manifest no longer names. */
+	if (rc == 1 && tidy(dir, &swept, err, errsize) == -1)
 		return -1;
-	ix->have_manifest = 1;
-	ix->uncommitted = 0;
-	lsh_remove_unlisted(ix);
-	return 0;
+	return rc;
+}
+
+int
+pskd_lsh_abort_dir(const char *dir, char *err, size_t errsize)
+{
+	int swept = 0;
+
+	if (tidy(dir, &swept, err, errsize) == -1)
+		return errno == ENOENT && access(dir, F_OK) == -1 ? 0 : -1;
+	return swept;
 }

@@ -9,6 +9,7 @@
 #include "normalize.h"
 
 #define SPACE	0x80	/* ascii[] value of a whitespace byte */
+#define STEP	65536	/* input bytes between checks of nm->max */
 
 void
 pskd_norm_init(struct pskd_norm *nm, unsigned flags)
@@ -16,6 +17,7 @@ pskd_norm_init(struct pskd_norm *nm, unsigned flags)
 	unsigned c;
 
 	nm->flags = flags;
+	nm->max = 0;
 	nm->memo = pskd_xcalloc((size_t)1 << PSKD_NORM_MEMO_BITS,
 	    sizeof(*nm->memo));
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -423,12 +425,12 @@ norm_ascii32(const struct pskd_norm *nm, struct norm_out *o,
 }
 #endif
 
-void
+int
 pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
     const unsigned char *s, size_t n, int words, struct pskd_buf *seps)
 {
 	struct norm_out o;
-	size_t i = 0, lim, start = out->len;
+	size_t i = 0, lim, end, start = out->len;
 	int collapse = words || (nm->flags & PSKD_NORM_SPACE);
 
 	if (!collapse)
@@ -446,13 +448,15 @@ pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 	}
 	room(&o, out, start, seps, n);
 	while (i < n) {
+		/* With max, a step at a time, to stop soon after it. */
+		end = nm->max != 0 && n - i > STEP ? i + STEP : n;
 #ifdef HAVE_AVX2
 		if (nm->avx2)
-			i = norm_ascii32(nm, &o, s, i, n, collapse);
+			i = norm_ascii32(nm, &o, s, i, end, collapse);
 #endif
 #ifdef __SSE2__
 		if (nm->sse2)
-			i = norm_ascii16(nm, &o, s, i, n, collapse);
+			i = norm_ascii16(nm, &o, s, i, end, collapse);
 #endif
 		lim = n - i < 16 ? n : i + 16;
 		i = norm_ascii(nm, &o, s, i, lim, collapse);
@@ -461,6 +465,8 @@ pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 			i += norm_multi(nm, &o, s + i, n - i, collapse);
 			room(&o, out, start, seps, n - i);
 		}
+		if (nm->max != 0 && o.l + 4 * o.ns > nm->max)
+			break;
 	}
 	if (collapse && o.l > 0 && o.q[o.l - 1] == ' ') {
 		o.l--;		/* the space after the last word */
@@ -470,4 +476,5 @@ pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 	out->len = start + o.l;
 	if (seps != NULL)
 		seps->len = 4 * o.ns;
+	return nm->max != 0 && o.l + 4 * o.ns > nm->max ? -1 : 0;
 }

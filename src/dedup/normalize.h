@@ -34,6 +34,11 @@ struct pskd_norm {
 	 * saves work, so pskd_norm_text() fills it through a const nm.
 	 */
 	struct pskd_norm_memo *memo;
+	/*
+	 * The most bytes pskd_norm_text() may write, text and separators
+	 * (0: no limit); it stops soon after.
+	 */
+	size_t		 max;
 };
 
 void	pskd_norm_init(struct pskd_norm *nm, unsigned flags);
@@ -43,9 +48,10 @@ void	pskd_norm_init(struct pskd_norm *nm, unsigned flags);
  * words set) runs of it become one space and none leads or trails.  With
  * collapsing on and seps not NULL, the offset (from where the text starts
  * in out) of each space written between two words is appended to seps as
- * a host uint32_t.
+ * a host uint32_t.  0, or -1 when the normalised text and separators
+ * pass nm->max (out and seps then hold only the start of them).
  */
-void	pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
+int	pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 	    const unsigned char *s, size_t n, int words, struct pskd_buf *seps);
 
 #endif /* PSKD_NORMALIZE_H */

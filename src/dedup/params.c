@@ -1,4 +1,5 @@
 /* params.c - the text form of the stream parameters and banding; params.h. */
+#include <stdio.h>
 #include <string.h>
 
 #include "params.h"
@@ -94,4 +95,52 @@ pskd_lsh_params_parse(const unsigned char *s, size_t n, int sep,
 	p->b = (uint32_t)v[7];
 	p->r = (uint32_t)v[8];
 	return at;
+}
+
+/* The value of the parameter pskd_frame_params_differ() named what. */
+static void
+show(const struct pskd_frame_params *fp, const char *what, char *buf,
+    size_t n)
+{
+	static const char *const step[] = {
+		"case", "punct", "digits", "space", "marks"
+	};
+	size_t i, len = 0;
+
+	if (strcmp(what, "shingle width") == 0)
+		snprintf(buf, n, "%u %s", (unsigned)fp->n,
+		    fp->unit == PSKD_UNIT_CHARS ? "characters" : "words");
+	else if (strcmp(what, "normalisation") == 0) {
+		snprintf(buf, n, "%s", fp->norm == 0 ? "none" : "");
+		for (i = 0; i < 5 && len < n; i++)
+			if (fp->norm & 1u << i)
+				len += (size_t)snprintf(buf + len, n - len,
+				    "%s%s", len ? "," : "", step[i]);
+	} else if (strcmp(what, "shingle hash seed") == 0)
+		snprintf(buf, n, "%llu", (unsigned long long)fp->shingle_seed);
+	else if (strcmp(what, "k") == 0)
+		snprintf(buf, n, "%u", (unsigned)fp->k);
+	else if (strcmp(what, "minhash family") == 0)
+		snprintf(buf, n, "%s", fp->family == PSKD_FAMILY_OPH ? "oph" :
+		    "classic");
+	else if (strcmp(what, "minhash seed") == 0)
+		snprintf(buf, n, "%llu", (unsigned long long)fp->minhash_seed);
+	else
+		snprintf(buf, n, "%s", fp->kind == PSKD_FRAME_SHINGLES ?
+		    "shingles" : "signatures");
+}
+
+const char *
+pskd_frame_params_mismatch(const struct pskd_frame_params *a,
+    const struct pskd_frame_params *b, char *text, size_t n)
+{
+	const char *what = pskd_frame_params_differ(a, b);
+	char va[160], vb[160];
+
+	if (what == NULL)
+		return NULL;
+	show(a, what, va, sizeof(va));
+	show(b, what, vb, sizeof(vb));
+	snprintf(text, n, "%s, not %s", va, vb);
+	return what;
 }

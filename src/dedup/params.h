@@ -8,7 +8,8 @@
  *
  * nine "key value" pairs in that order, decimal, each pair separated from
  * the next by one separator (a space in a document list, a newline in the
- * manifest).
+ * manifest); and the two values of a parameter that differs, for
+ * messages.
  */
 #ifndef PSKD_PARAMS_H
 #define PSKD_PARAMS_H
@@ -35,5 +36,12 @@ void	pskd_lsh_params_write(struct pskd_writer *w,
  */
 size_t	pskd_lsh_params_parse(const unsigned char *s, size_t n, int sep,
 	    struct pskd_lsh_params *p);
+
+/*
+ * Where a's parameters differ from b's (pskd_frame_params_differ()), and
+ * in text the two values, "5 words, not 3 words"; NULL if nowhere.
+ */
+const char *pskd_frame_params_mismatch(const struct pskd_frame_params *a,
+	    const struct pskd_frame_params *b, char *text, size_t n);
 
 #endif /* PSKD_PARAMS_H */

@@ -11,6 +11,9 @@
 
 #include "shingle.h"
 
+#define BLOCK	4096		/* n-grams dealt and hashed at a time */
+#define RELEASE	(4u << 20)	/* after a document that took more, free */
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #endif
@@ -93,16 +96,15 @@ unique(const uint64_t *a, size_t n, unsigned char *d)
  * (the hashing loop keeps them).  Hashes are uniform: two counting passes
  * on those 16 bits, lower byte first, leave only the few pairs that share
  * them out of order, and the last pass, to d, puts each such hash in its
- * place as it drops repeats.  That beats one pass on more bits, whose
+ * place as it drops repeats.  The first pass goes to d itself, which has
+ * room for n: no temporary of 8 bytes a shingle.  That beats one pass on more bits, whose
  * counts must be cleared and summed for every document, and which leaves
  * more neighbours out of order, each a mispredicted branch.  A skewed
  * input (the fix-ups moving more than 8n hashes) goes to the quicksort.
  */
 static size_t
-sort_unique(struct pskd_shingler *sh, uint64_t *a, size_t n,
-    uint32_t cnt[2][256], unsigned char *d)
+sort_unique(uint64_t *a, size_t n, uint32_t cnt[2][256], unsigned char *d)
 {
-	uint64_t *tmp = sh->tmp;
 	uint32_t s0, s1, x;
 	size_t i, j, k, moves;
 	uint64_t t, last;
@@ -111,19 +113,16 @@ sort_unique(struct pskd_shingler *sh, uint64_t *a, size_t n,
 		sort_u64(a, n);
 		return unique(a, n, d);
 	}
-	if (n > sh->tmpcap) {
-		sh->tmpcap = n + n / 2;
-		sh->tmp = tmp = pskd_xreallocarray(tmp, sh->tmpcap,
-		    sizeof(*tmp));
-	}
 	for (i = 0, s0 = s1 = 0; i < 256; i++) {
 		x = cnt[0][i], cnt[0][i] = s0, s0 += x;
 		x = cnt[1][i], cnt[1][i] = s1, s1 += x;
 	}
 	for (i = 0; i < n; i++)
-		tmp[cnt[0][a[i] >> 48 & 255]++] = a[i];
-	for (i = 0; i < n; i++)
-		a[cnt[1][tmp[i] >> 56]++] = tmp[i];
+		put(d, cnt[0][a[i] >> 48 & 255]++, a[i]);
+	for (i = 0; i < n; i++) {
+		t = at(d, i);
+		a[cnt[1][t >> 56]++] = t;
+	}
 	put(d, 0, last = a[0]);
 	for (i = 1, j = 1, moves = 0; i < n; i++) {
 		t = a[i];
@@ -256,28 +255,6 @@ deal512(const uint32_t *sv, size_t nh, size_t w, uint64_t *c0, uint64_t *c1,
 }
 #endif
 
-static size_t *
-need_pos(struct pskd_shingler *sh, size_t n)
-{
-	if (n > sh->poscap) {
-		sh->poscap = n + n / 2 + 64;
-		sh->pos = pskd_xreallocarray(sh->pos, sh->poscap,
-		    sizeof(*sh->pos));
-	}
-	return sh->pos;
-}
-
-static uint64_t *
-need_spans(struct pskd_shingler *sh, size_t n)
-{
-	if (n > sh->spanscap) {
-		sh->spanscap = n + n / 2;
-		sh->spans = pskd_xreallocarray(sh->spans, sh->spanscap,
-		    sizeof(*sh->spans));
-	}
-	return sh->spans;
-}
-
 static uint64_t *
 need_hv(struct pskd_shingler *sh, size_t n)
 {
@@ -303,84 +280,87 @@ need_hv(struct pskd_shingler *sh, size_t n)
  * top bytes of the hashes into cnt for sort_unique(); returns how many.
  * For words, seps holds the offsets of the spaces between them between
  * two sentinels, -1 and len: word k starts one past sv[k - 1] and ends at
- * sv[k], and n-grams are hashed straight from them.  The n-grams,
- * as start << 32 | length, are first dealt into three length classes (a
- * store into each, the right count moving; no branch), so that each class
- * is hashed by a loop without length branches.  The top bytes are
- * counted while the hash waits on its multiplies.
+ * sv[k], and n-grams are hashed straight from them; for characters, the
+ * starts of the code points a block needs are found as it comes (pos).
+ * BLOCK n-grams at a time, as start << 32 | length, are first dealt into
+ * three length classes (a store into each, the right count moving; no
+ * branch), so that each class is hashed by a loop without length
+ * branches, and what that takes stays the same whatever the text's
+ * length.  The top bytes are counted while the hash waits on its
+ * multiplies.
  */
 static size_t
 shingles(struct pskd_shingler *sh, const unsigned char *s, size_t len,
     uint32_t cnt[2][256])
 {
 	const uint32_t *sv = (const uint32_t *)(void *)sh->seps.p + 1;
-	size_t nb = 0, i, nh, w = sh->n, a, b, k, n1 = 0, n2 = 0, *pos = NULL;
+	size_t nb, i, j, m, nh, w = sh->n, a, b, k, n1, n2, q = 0, have = 0;
+	size_t *pos = sh->pos;
 	int words = sh->unit == PSKD_UNIT_WORDS;
 	int huge = !words && len > UINT32_MAX;
-	uint64_t *c0, *c1, *c2, x, *hv, *spans;
+	uint64_t *c0 = sh->spans, *c1 = c0 + BLOCK, *c2 = c1 + BLOCK, x, *hv;
 
 	if (len == 0)
 		return 0;
-	if (words)
-		nb = sh->seps.len / 4 - 1;
-	else {
-		pos = need_pos(sh, len + 2);
-		/*
-		 * The start of every code point and one past the last: the
-		 * normalised text is well-formed UTF-8 (it is written by
-		 * pskd_norm_text()), so every byte but a continuation byte
-		 * starts one.
-		 */
-		for (i = 0; i < len; i++) {
-			pos[nb] = i;
-			nb += (s[i] & 0xc0) != 0x80;
-		}
-		pos[nb] = len;
-	}
+	nb = sh->nb;
 	nh = nb >= w ? nb - w + 1 : 1;
 	hv = need_hv(sh, nh);
 	if (nb < w)
 		w = nb;
-	/*
-	 * The classes hold starts in 32 bits; -c keeps size_t offsets, and
-	 * hashes the n-grams of a text longer than that in order (huge).
-	 */
-	c0 = c1 = c2 = NULL;
-	if (!huge) {
-		spans = need_spans(sh, 3 * nh);
-		c0 = spans, c1 = spans + nh, c2 = spans + 2 * nh;
-	}
-	i = 0;
-#ifdef HAVE_DEAL512
-	if (words && sh->avx512)
-		i = deal512(sv, nh, w, c0, c1, c2, &n1, &n2);
-#endif
-	for (; i < nh && !huge; i++) {
-		if (words)
-			a = (uint32_t)(sv[i - 1] + 1), b = sv[i + w - 1];
-		else
-			a = pos[i], b = pos[i + w];
-		x = (uint64_t)a << 32 | (b - a);
-		c0[i - n1 - n2] = x;
-		c1[n1] = x;
-		c2[n2] = x;
-		n1 += HASH_17TO32 && b - a - 17 < 16;
-		n2 += HASH_33TO64 && b - a - 33 < 32;
-	}
 	memset(cnt, 0, 2 * 256 * sizeof(cnt[0][0]));
 	k = 0;
-	for (i = 0; i < nh - n1 - n2; i++) {
-		a = huge ? pos[i] : c0[i] >> 32;
-		b = huge ? pos[i + w] : a + (uint32_t)c0[i];
-		KEEP(XXH3_64bits_withSeed(s + a, b - a, PSKD_SHINGLE_SEED));
+	for (i = 0; i < nh; i += m) {
+		m = nh - i < BLOCK ? nh - i : BLOCK;
+		/*
+		 * The starts of code points i .. i + m + w - 1, the one past
+		 * the last being len: the normalised text is well-formed
+		 * UTF-8 (pskd_norm_text() writes it), so every byte but a
+		 * continuation byte starts one.
+		 */
+		while (!words && have < m + w) {
+			pos[have++] = q;
+			for (q += q < len; q < len && (s[q] & 0xc0) == 0x80; q++)
+				;
+		}
+		j = n1 = n2 = 0;
+#ifdef HAVE_DEAL512
+		if (words && sh->avx512)
+			j = deal512(sv + i, m, w, c0, c1, c2, &n1, &n2);
+#endif
+		/* -c keeps size_t offsets: past 2^32, hash in order (huge). */
+		for (; j < m && huge; j++)
+			KEEP(XXH3_64bits_withSeed(s + pos[j], pos[j + w] - pos[j],
+			    PSKD_SHINGLE_SEED));
+		for (; j < m; j++) {
+			if (words)
+				a = (uint32_t)(sv[i + j - 1] + 1),
+				    b = sv[i + j + w - 1];
+			else
+				a = pos[j], b = pos[j + w];
+			x = (uint64_t)a << 32 | (b - a);
+			c0[j - n1 - n2] = x;
+			c1[n1] = x;
+			c2[n2] = x;
+			n1 += HASH_17TO32 && b - a - 17 < 16;
+			n2 += HASH_33TO64 && b - a - 33 < 32;
+		}
+		for (j = 0; j < m - n1 - n2 && !huge; j++) {
+			a = c0[j] >> 32;
+			b = a + (uint32_t)c0[j];
+			KEEP(XXH3_64bits_withSeed(s + a, b - a,
+			    PSKD_SHINGLE_SEED));
+		}
+		for (j = 0; j < n1; j++)
+			KEEP(hash17to32(s + (c1[j] >> 32), (uint32_t)c1[j]));
+		for (j = 0; j < n2; j++)
+			KEEP(hash33to64(s + (c2[j] >> 32), (uint32_t)c2[j]));
+		if (!words) {
+			memmove(pos, pos + m, (have - m) * sizeof(*pos));
+			have -= m;
+		}
 	}
-	for (i = 0; i < n1; i++)
-		KEEP(hash17to32(s + (c1[i] >> 32), (uint32_t)c1[i]));
-	for (i = 0; i < n2; i++)
-		KEEP(hash33to64(s + (c2[i] >> 32), (uint32_t)c2[i]));
 	return nh;
 }
-
 
 void
 pskd_shingler_init(struct pskd_shingler *sh, uint32_t unit, uint32_t n,
@@ -390,10 +370,21 @@ pskd_shingler_init(struct pskd_shingler *sh, uint32_t unit, uint32_t n,
 	sh->unit = unit;
 	sh->n = n;
 	pskd_norm_init(&sh->nm, norm);
+	sh->spans = pskd_xreallocarray(NULL, 3 * BLOCK, sizeof(*sh->spans));
+	if (unit == PSKD_UNIT_CHARS)
+		sh->pos = pskd_xreallocarray(NULL, BLOCK + (size_t)n + 1,
+		    sizeof(*sh->pos));
 #ifdef HAVE_DEAL512
 	sh->avx512 = pskd_simd() && __builtin_cpu_supports("avx512f") &&
 	    __builtin_cpu_supports("avx512vl");
 #endif
+}
+
+/* Bytes a document takes: its normalised text, separators, shingles. */
+static size_t
+need(const struct pskd_shingler *sh, size_t nh)
+{
+	return sh->ntext.len + sh->seps.len + 16 * nh;
 }
 
 size_t
@@ -402,15 +393,29 @@ pskd_shingler_hash(struct pskd_shingler *sh, const unsigned char *text,
 {
 	uint32_t minus1 = UINT32_MAX, end;
 	int words = sh->unit == PSKD_UNIT_WORDS;
+	size_t i, nh;
 
 	/* The spaces between words between the sentinels -1 and len. */
 	sh->ntext.len = 0;
 	sh->seps.len = 0;
 	pskd_buf_add(&sh->seps, &minus1, sizeof(minus1));
-	pskd_norm_text(&sh->nm, &sh->ntext, text, len, words,
-	    words ? &sh->seps : NULL);
+	sh->nm.max = sh->budget;
+	if (pskd_norm_text(&sh->nm, &sh->ntext, text, len, words,
+	    words ? &sh->seps : NULL) == -1) {
+		sh->need = sh->budget + 1;	/* at least */
+		return SIZE_MAX;
+	}
 	end = (uint32_t)sh->ntext.len;
 	pskd_buf_add(&sh->seps, &end, sizeof(end));
+	if (words)
+		sh->nb = sh->seps.len / 4 - 1;
+	else
+		for (sh->nb = 0, i = 0; i < sh->ntext.len; i++)
+			sh->nb += (sh->ntext.p[i] & 0xc0) != 0x80;
+	nh = sh->nb >= sh->n ? sh->nb - sh->n + 1 : sh->ntext.len > 0;
+	sh->need = need(sh, nh);
+	if (sh->budget != 0 && sh->need > sh->budget)
+		return SIZE_MAX;
 	sh->nh = shingles(sh, sh->ntext.p, sh->ntext.len, sh->cnt);
 	return sh->nh;
 }
@@ -418,5 +423,29 @@ pskd_shingler_hash(struct pskd_shingler *sh, const unsigned char *text,
 size_t
 pskd_shingler_put(struct pskd_shingler *sh, unsigned char *d)
 {
-	return sort_unique(sh, sh->hv, sh->nh, sh->cnt, d);
+	return sort_unique(sh->hv, sh->nh, sh->cnt, d);
+}
+
+void
+pskd_shingler_release(struct pskd_shingler *sh)
+{
+	if (sh->ntext.cap + sh->seps.cap + 8 * sh->hvcap < RELEASE)
+		return;
+	pskd_buf_free(&sh->ntext);
+	pskd_buf_free(&sh->seps);
+	free(sh->hv);
+	sh->hv = NULL;
+	sh->hvcap = 0;
+}
+
+void
+pskd_shingler_free(struct pskd_shingler *sh)
+{
+	pskd_buf_free(&sh->ntext);
+	pskd_buf_free(&sh->seps);
+	free(sh->hv);
+	free(sh->spans);
+	free(sh->pos);
+	free(sh->nm.memo);
+	memset(sh, 0, sizeof(*sh));
 }

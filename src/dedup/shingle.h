@@ -21,16 +21,15 @@ struct pskd_shingler {
 	uint32_t	 n;		/* words or characters an n-gram */
 	struct pskd_norm nm;
 	int		 avx512;	/* the dealing loop may use AVX-512 */
+	/* The most a document may take (0: no limit), what the last did. */
+	size_t		 budget, need;
 	struct pskd_buf	 ntext;		/* the normalised text */
 	struct pskd_buf	 seps;		/* offsets of the spaces between words */
-	size_t		*pos;		/* code point boundaries */
-	size_t		 poscap;
+	size_t		 nb;		/* its words or code points */
+	size_t		*pos;		/* a block's code point starts (-c) */
 	uint64_t	*hv;		/* the hashes */
 	size_t		 hvcap, nh;
-	uint64_t	*spans;		/* n-grams (start << 32 | length) by class */
-	size_t		 spanscap;
-	uint64_t	*tmp;		/* the sort's */
-	size_t		 tmpcap;
+	uint64_t	*spans;		/* a block's n-grams by length class */
 	uint32_t	 cnt[2][256];	/* the hashes' top two bytes, counted */
 };
 
@@ -38,7 +37,11 @@ void	pskd_shingler_init(struct pskd_shingler *sh, uint32_t unit,
 	    uint32_t n, unsigned norm);
 /*
  * Normalise text[0..len) and hash its n-grams; returns how many (at least
- * as many as the distinct hashes pskd_shingler_put() writes).
+ * as many as the distinct hashes pskd_shingler_put() writes).  What that
+ * takes, sh->need, is the normalised text, 4 bytes a word (with words)
+ * and 16 bytes an n-gram (its hash, and its room in the frame); when it
+ * would pass sh->budget nothing is hashed and the return is SIZE_MAX
+ * (sh->need budget + 1: the normalised text alone passed it).
  */
 size_t	pskd_shingler_hash(struct pskd_shingler *sh, const unsigned char *text,
 	    size_t len);
@@ -48,5 +51,8 @@ size_t	pskd_shingler_hash(struct pskd_shingler *sh, const unsigned char *text,
  * returned; returns how many.
  */
 size_t	pskd_shingler_put(struct pskd_shingler *sh, unsigned char *d);
+/* After a document: free what a large one grew (past 4 MiB). */
+void	pskd_shingler_release(struct pskd_shingler *sh);
+void	pskd_shingler_free(struct pskd_shingler *sh);
 
 #endif /* PSKD_SHINGLE_H */

@@ -94,3 +94,23 @@ pskd_optreal(const char *name, const char *s, double min, double max)
 	    max);
 	pskd_usage_error(NULL);
 }
+
+void
+pskd_optrange(const char *name, const char *s, uint64_t *from, uint64_t *to)
+{
+	const char *dash = strchr(s, '-');
+	char *a;
+
+	if (dash == NULL) {
+		pskd_warnx("%s: '%s' is not FROM-TO", name, s);
+		pskd_usage_error(NULL);
+	}
+	a = pskd_xstrndup(s, (size_t)(dash - s));
+	*from = pskd_optnum(name, a, 0, UINT64_MAX, 0);
+	*to = pskd_optnum(name, dash + 1, 0, UINT64_MAX, 0);
+	free(a);
+	if (*from > *to) {
+		pskd_warnx("%s: '%s' ends before it starts", name, s);
+		pskd_usage_error(NULL);
+	}
+}

@@ -114,6 +114,12 @@ uint64_t pskd_optnum(const char *name, const char *s, uint64_t min,
 	    uint64_t max, int flags);
 /* A real number in min..max, the same way. */
 double	pskd_optreal(const char *name, const char *s, double min, double max);
+/*
+ * A byte range FROM-TO (FROM <= TO) for option name (pskd-unwarc -r): a
+ * bad one is "pskd-NAME: -r: '10-5' ends before it starts" and exit 2.
+ */
+void	pskd_optrange(const char *name, const char *s, uint64_t *from,
+	    uint64_t *to);
 
 /* ---- mem.c: allocation that dies cleanly (exit 1) on exhaustion -------- */
 
@@ -123,6 +129,8 @@ void	*pskd_xrealloc(void *p, size_t n);
 void	*pskd_xreallocarray(void *p, size_t n, size_t size);
 char	*pskd_xstrdup(const char *s);
 char	*pskd_xstrndup(const char *s, size_t n);
+/* a followed by b, a new string: file names made of a prefix and a suffix. */
+char	*pskd_xconcat(const char *a, const char *b);
 /* Fault in the whole pages of p[0..n) now, before they are written. */
 void	pskd_prefault(void *p, size_t n);
 
@@ -238,7 +246,9 @@ struct pskd_outfile {
  * Opens ".NAME.tmp.PID" beside path (O_EXCL, O_NOFOLLOW: never through a
  * symlink), after removing the temporaries of NAME that dead processes
  * left.  A path that exists and is not a regular file (/dev/null, a FIFO) is
- * written in place.  0, or -1 with errno.
+ * written in place; a name of an open descriptor (/dev/stdout, /dev/stderr,
+ * /dev/fd/N, /proc/self/fd/N) is written to that descriptor.  0, or -1
+ * with errno.
  */
 int	pskd_outfile_open(struct pskd_outfile *o, const char *path);
 int	pskd_outfile_commit(struct pskd_outfile *o);	/* fsync, rename, fsync dir */
@@ -301,6 +311,15 @@ struct pskd_reader {
 	/* Called before the buffer's bytes move or are overwritten. */
 	void		(*refill)(void *);
 	void		*refill_arg;
+	/*
+	 * The longest line pskd_reader_line returns whole (0: no limit): a
+	 * longer one comes back as its first max bytes with cut set, and
+	 * the rest of it is read past, never held.
+	 */
+	size_t		 max;
+	int		 cut;
+	int		 skip;		/* the rest of a cut line comes next */
+	size_t		 base;		/* cap at open: back to it after a long line */
 };
 
 /* path NULL or "-" means stdin.  Returns 0, or -1 with errno set. */
@@ -311,7 +330,7 @@ void	pskd_reader_close(struct pskd_reader *r);
  * Next line, without its '\n' (a '\r' before it is kept).  The pointer is
  * valid until the next call.  Returns 1 for a line, 0 at end of input, -1 on
  * a read error (errno set).  A final line without '\n' is returned too, with
- * r->noeol set.
+ * r->noeol set; a line longer than r->max is cut (r->cut).
  */
 int	pskd_reader_line(struct pskd_reader *r, const unsigned char **line,
 	    size_t *len);
@@ -358,6 +377,12 @@ void	pskd_writer_finish(struct pskd_writer *w);
 void	pskd_tsv_field(struct pskd_writer *w, const unsigned char *s, size_t n);
 /* The same, appended to b. */
 void	pskd_tsv_escape(struct pskd_buf *b, const unsigned char *s, size_t n);
+/*
+ * The field s[0..n) read back, appended to b: \\ \t \n \r decoded, another
+ * byte after a backslash kept as it is.
+ */
+void	pskd_tsv_unescape(struct pskd_buf *b, const unsigned char *s,
+	    size_t n);
 
 /*
  * Bad documents a program goes on past (--rejects FILE; NULL: only counted,

@@ -14,7 +14,7 @@ pskd_reader_fdopen(struct pskd_reader *r, int fd, const char *name)
 	memset(r, 0, sizeof(*r));
 	r->fd = fd;
 	r->name = name;
-	r->cap = pskd_bufsize();
+	r->cap = r->base = pskd_bufsize();
 	r->buf = pskd_xmalloc(r->cap);
 	pskd_pipe_grow(fd);
 }
@@ -53,6 +53,7 @@ pskd_reader_close(struct pskd_reader *r)
 static ssize_t
 fill(struct pskd_reader *r)
 {
+	size_t grow;
 	ssize_t n;
 
 	if (r->eof)
@@ -70,8 +71,13 @@ fill(struct pskd_reader *r)
 			errno = ENOMEM;
 			return -1;
 		}
-		r->buf = pskd_xrealloc(r->buf, r->cap * 2);
-		r->cap *= 2;
+		/* With max, no more than a line of max needs. */
+		grow = r->cap * 2;
+		if (r->max != 0 && r->max < SIZE_MAX - r->base &&
+		    grow > r->max + r->base && r->cap < r->max + r->base)
+			grow = r->max + r->base;
+		r->buf = pskd_xrealloc(r->buf, grow);
+		r->cap = grow;
 	}
 	/*
 	 * A long input fills it all: fault it in at once (pskd_prefault);
@@ -94,6 +100,36 @@ fill(struct pskd_reader *r)
 	return n;
 }
 
+/*
+ * Read past the rest of a line cut at r->max, up to its newline.  0, or -1
+ * on a read error.
+ */
+static int
+skip_rest(struct pskd_reader *r)
+{
+	unsigned char *nl;
+	ssize_t got;
+
+	for (;;) {
+		nl = memchr(r->buf + r->pos, '\n', r->end - r->pos);
+		if (nl != NULL) {
+			r->offset += (size_t)(nl - (r->buf + r->pos)) + 1;
+			r->pos = (size_t)(nl - r->buf) + 1;
+			r->skip = 0;
+			return 0;
+		}
+		r->offset += r->end - r->pos;
+		r->pos = r->end;
+		if ((got = fill(r)) < 0)
+			return -1;
+		if (got == 0) {
+			r->skip = 0;
+			r->noeol = 1;
+			return 0;
+		}
+	}
+}
+
 int
 pskd_reader_line(struct pskd_reader *r, const unsigned char **line,
     size_t *len)
@@ -102,12 +138,37 @@ pskd_reader_line(struct pskd_reader *r, const unsigned char **line,
 	size_t scanned = 0, n;
 	ssize_t got;
 
+	if (r->skip && skip_rest(r) == -1)
+		return -1;
+	r->cut = 0;
+	if (r->cap > r->base && r->end - r->pos < r->base / 2) {
+		/* Grown for a long line, now read: back to its size at open. */
+		if (r->refill != NULL)
+			r->refill(r->refill_arg);
+		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+		r->end -= r->pos;
+		r->pos = 0;
+		r->buf = pskd_xrealloc(r->buf, r->base);
+		r->cap = r->base;
+	}
 	for (;;) {
 		nl = memchr(r->buf + r->pos + scanned, '\n',
 		    r->end - r->pos - scanned);
 		if (nl != NULL)
 			break;
 		scanned = r->end - r->pos;
+		if (r->max != 0 && scanned > r->max) {
+			/* Too long: its first max bytes, the rest skipped. */
+			*line = r->buf + r->pos;
+			*len = r->max;
+			r->offset += scanned;
+			r->pos = r->end;
+			r->lineno++;
+			r->noeol = 0;
+			r->cut = 1;
+			r->skip = 1;
+			return 1;
+		}
 		got = fill(r);
 		if (got < 0)
 			return -1;
@@ -121,6 +182,10 @@ pskd_reader_line(struct pskd_reader *r, const unsigned char **line,
 			r->pos = r->end;
 			r->lineno++;
 			r->noeol = 1;
+			if (r->max != 0 && *len > r->max) {
+				*len = r->max;
+				r->cut = 1;
+			}
 			return 1;
 		}
 	}
@@ -131,6 +196,10 @@ pskd_reader_line(struct pskd_reader *r, const unsigned char **line,
 	r->offset += n + 1;
 	r->lineno++;
 	r->noeol = 0;
+	if (r->max != 0 && n > r->max) {
+		*len = r->max;		/* held already, but over max all the same */
+		r->cut = 1;
+	}
 	return 1;
 }
 

@@ -54,6 +54,24 @@ pskd_tsv_escape(struct pskd_buf *b, const unsigned char *s, size_t n)
 }
 
 void
+pskd_tsv_unescape(struct pskd_buf *b, const unsigned char *s, size_t n)
+{
+	unsigned char c;
+	size_t i, run = 0;
+
+	for (i = 0; i + 1 < n; i++) {
+		if (s[i] != '\\')
+			continue;
+		pskd_buf_add(b, s + run, i - run);
+		c = s[++i];
+		pskd_buf_addc(b, c == 't' ? '\t' : c == 'n' ? '\n' :
+		    c == 'r' ? '\r' : c);
+		run = i + 1;
+	}
+	pskd_buf_add(b, s + run, n - run);
+}
+
+void
 pskd_rejects_open(struct pskd_rejects *r, const char *path)
 {
 	memset(r, 0, sizeof(*r));

@@ -238,17 +238,6 @@ pq_decompress(int codec, const unsigned char *src, size_t n,
 	}
 }
 
-const char *
-pq_codec_name(int codec)
-{
-	static const char *const names[] = {
-		"UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD",
-		"LZ4_RAW"
-	};
-
-	return codec >= 0 && codec <= PQ_LZ4_RAW ? names[codec] : "?";
-}
-
 void
 pq_codec_free(void)
 {

@@ -11,7 +11,6 @@
  */
 int	pq_decompress(int codec, const unsigned char *src, size_t n,
 	    unsigned char **buf, size_t *cap, size_t want, const char **err);
-const char *pq_codec_name(int codec);
 void	pq_codec_free(void);
 
 #endif

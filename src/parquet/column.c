@@ -66,6 +66,8 @@ pq_column_open(struct pq_column *c, int fd, uint64_t size,
 		return fail(c, "column chunk without its metadata");
 	if (ch->external)
 		return fail(c, "column chunk in another file");
+	if (ch->encrypted)
+		return fail(c, "encrypted column chunk (not supported)");
 	if ((int)ch->type != type)
 		return fail(c, "column chunk of another type than the schema");
 	c->codec = ch->codec;
@@ -187,7 +189,13 @@ body(struct pq_column *c, const unsigned char *src, size_t n, size_t want,
 {
 	const char *err;
 
-	if (!compressed || c->codec == PQ_UNCOMPRESSED) {
+	/*
+	 * No bytes at all is an empty body, not a compressed one: a v2 page
+	 * of nulls only has its levels and nothing after them (parquet-mr
+	 * writes it so, and DuckDB and arrow-rs read it so).
+	 */
+	if (!compressed || c->codec == PQ_UNCOMPRESSED || (n == 0 &&
+	    want == 0)) {
 		if (n != want) {
 			page_fail(c, "uncompressed page not of the size its "
 			    "header says");

@@ -203,10 +203,14 @@ pq_rle_get(struct pq_rle *r, uint32_t *out, size_t n, const char **err)
 			if (ret == 0)
 				break;
 		}
-		if (!r->packed) {
+		if (!r->packed || r->width == 0) {
+			/*
+			 * A repeat, or a bit-packed run of zero-bit values
+			 * (all 0, in no bytes: a dictionary of one value).
+			 */
 			m = n - k < r->run ? n - k : (size_t)r->run;
 			for (size_t i = 0; i < m; i++)
-				out[k + i] = r->value;
+				out[k + i] = r->packed ? 0 : r->value;
 			k += m;
 			r->run -= m;
 			continue;

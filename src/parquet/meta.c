@@ -43,7 +43,7 @@ logical_type(struct tc *t, struct pq_element *e)
 			continue;
 		}
 		/* A field id is an i16: negative ones are no known member. */
-		e->logical = id >= 1 && id <= 15 && id != 9 ?
+		e->logical = id >= 1 && id <= PQ_L_GEOGRAPHY && id != 9 ?
 		    (enum pq_logical)id : PQ_L_OTHER;
 		tc_struct_begin(t);
 		while (tc_field(t, &fid, &fty)) {
@@ -142,8 +142,12 @@ column_chunk(struct tc *t, struct pq_chunk *c)
 			tc_skip(t, ty);
 		} else if (id == 3 && ty == TC_STRUCT)
 			column_meta(t, c);
-		else
+		else {
+			/* crypto_metadata, encrypted_column_metadata */
+			if (id == 8 || id == 9)
+				c->encrypted = 1;
 			tc_skip(t, ty);
+		}
 	}
 	tc_struct_end(t);
 }

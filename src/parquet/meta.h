@@ -23,6 +23,7 @@ enum pq_logical {
 	PQ_L_ENUM = 4, PQ_L_DECIMAL = 5, PQ_L_DATE = 6, PQ_L_TIME = 7,
 	PQ_L_TIMESTAMP = 8, PQ_L_INTEGER = 10, PQ_L_UNKNOWN = 11,
 	PQ_L_JSON = 12, PQ_L_BSON = 13, PQ_L_UUID = 14, PQ_L_FLOAT16 = 15,
+	PQ_L_VARIANT = 16, PQ_L_GEOMETRY = 17, PQ_L_GEOGRAPHY = 18,
 	PQ_L_OTHER = 99
 };
 
@@ -71,6 +72,7 @@ struct pq_chunk {
 	int64_t		 data_page_offset;
 	int64_t		 dictionary_page_offset;	/* 0: none */
 	int		 external;	/* file_path set: in another file */
+	int		 encrypted;	/* a column of an encrypted file */
 };
 
 struct pq_rowgroup {

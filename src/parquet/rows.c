@@ -279,6 +279,11 @@ render_repeated(struct pq_rows *r, const struct pq_node *rn,
 		first = 0;
 		if (map != NULL) {
 			/* The key as a string (quoted if it printed bare). */
+			if (first_entry(r, map->map_key)->def <
+			    map->map_key->def_level)
+				return fail(r, "row %llu, column %s: a map key "
+				    "that is null", (unsigned long long)r->row,
+				    pq_node_path(map->map_key));
 			start = r->out->b.len;
 			if (render_field(r, map->map_key) == -1)
 				return -1;
@@ -290,9 +295,7 @@ render_repeated(struct pq_rows *r, const struct pq_node *rn,
 				pq_out_c(r->out, '"');
 			}
 			pq_out_c(r->out, ':');
-			if (map->map_value == NULL)
-				pq_out_add(r->out, "null", 4);
-			else if (render_field(r, map->map_value) == -1)
+			if (render_field(r, map->map_value) == -1)
 				return -1;
 		} else if ((elem ? render_field(r, elem) :
 		    render_present(r, rn)) == -1)

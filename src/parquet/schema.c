@@ -126,11 +126,23 @@ group_shape(struct pq_node *g)
 	} else if ((e->logical == PQ_L_MAP || (e->logical == PQ_L_NONE &&
 	    (e->converted == PQ_C_MAP || e->converted == PQ_C_MAP_KEY_VALUE)))
 	    && r->leaf < 0 && r->nchild >= 1 && r->nchild <= 2 &&
-	    r->child[0]->rep == PQ_REQUIRED && r->child[0]->leaf >= 0) {
-		g->shape = PQ_S_MAP;
+	    r->child[0]->rep != PQ_REPEATED && r->child[0]->leaf >= 0) {
+		/*
+		 * The format wants a required key, but Hive, Presto, Trino
+		 * and Athena write an optional one: read as a map all the
+		 * same (a key that is null is an error), as DuckDB and
+		 * arrow-rs read it.  A map without values is the list of
+		 * its keys, as arrow-rs reads it.
+		 */
 		g->list_rep = r;
+		if (r->nchild == 1) {
+			g->shape = PQ_S_LIST;
+			g->list_elem = r->child[0];
+			return;
+		}
+		g->shape = PQ_S_MAP;
 		g->map_key = r->child[0];
-		g->map_value = r->nchild == 2 ? r->child[1] : NULL;
+		g->map_value = r->child[1];
 	}
 }
 
@@ -378,7 +390,8 @@ annotation(const struct pq_element *e, struct pskd_writer *w)
 {
 	static const char *const logical[] = {
 		NULL, "STRING", "MAP", "LIST", "ENUM", NULL, "DATE", NULL, NULL,
-		NULL, NULL, "UNKNOWN", "JSON", "BSON", "UUID", "FLOAT16"
+		NULL, NULL, "UNKNOWN", "JSON", "BSON", "UUID", "FLOAT16",
+		"VARIANT", "GEOMETRY", "GEOGRAPHY"
 	};
 	static const char *const converted[] = {
 		"UTF8", "MAP", "MAP_KEY_VALUE", "LIST", "ENUM", NULL, "DATE",

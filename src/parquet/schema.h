@@ -46,7 +46,7 @@ struct pq_node {
 	enum pq_shape	 shape;
 	struct pq_node	*list_rep;	/* LIST, MAP: the repeated child */
 	struct pq_node	*list_elem;	/* LIST: its element, or NULL: list_rep */
-	struct pq_node	*map_key, *map_value;	/* MAP (value may be NULL) */
+	struct pq_node	*map_key, *map_value;	/* MAP */
 	/* Selection (-c): the children chosen, in output order. */
 	struct pq_node	**sel;
 	size_t		 nsel;

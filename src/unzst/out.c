@@ -1,7 +1,8 @@
 /*
- * out.c - pskd-unzst's output: decoded bytes are held until their check
- * passed, in memory up to a limit and then in an unlinked temporary file;
- * a --range keeps only the lines that start inside it.
+ * out.c - pskd-unzst's output: decoded bytes go out 128 KiB at a time,
+ * or in the held mode once their unit ended whole and checked, held in
+ * memory up to a limit and then in an unlinked temporary file; a --range
+ * keeps only the lines that start inside it.
  */
 #define _GNU_SOURCE		/* O_TMPFILE, mkostemp */
 #include <errno.h>
@@ -21,11 +22,16 @@ unz_out_init(struct unz_out *o, int fd, const char *name, size_t max)
 	memset(o, 0, sizeof(*o));
 	o->fd = fd;
 	o->name = name;
-	o->cap = PSKD_BUFSIZE;
+	/*
+	 * Streamed bytes go out 128 KiB at a time, as zstd -dc writes them:
+	 * a consumer downstream runs while the next ones decode.  1 MiB
+	 * writes into a pipe ran 2-3x slower on a loaded 2-core machine
+	 * (tests/bench/unzst.sh).  A held unit grows the buffer up to max.
+	 */
+	o->cap = UNZ_CHUNK;
 	o->max = max < o->cap ? o->cap : max;
 	o->buf = pskd_xmalloc(o->cap);
 	o->spill = -1;
-	o->hold = 1;
 	o->phase = UNZ_ALL;
 	o->end = UINT64_MAX;
 }
@@ -166,7 +172,7 @@ flush_held(struct unz_out *o)
 void
 unz_hold(struct unz_out *o, int hold)
 {
-	o->hold = hold && !o->atomic;
+	o->hold = hold && o->held;
 	if (!o->hold)
 		flush_held(o);
 }
@@ -252,8 +258,8 @@ unz_fail(struct unz_out *o, const char *fmt, ...)
 	va_list ap;
 
 	/*
-	 * Bytes that no check covers (a zstd frame without a checksum) go
-	 * out as far as they decoded; held bytes whose check failed do not.
+	 * Streamed bytes go out as far as they decoded; held bytes, whose
+	 * unit failed, do not.
 	 */
 	if (!o->hold)
 		flush_held(o);

@@ -2,11 +2,13 @@
  * unzst.h - pskd-unzst's decoders and the output they share.
  *
  * A decoder reads one file's compressed bytes and writes the decoded bytes
- * into a struct unz_out, which holds them until the decoder says they are
- * checked (unz_commit: a frame's or member's checksum matched).  Only then
- * do they go out, so whatever the input, the output is a prefix of the
- * true output.  The held bytes stay in memory up to a limit, then spill to
- * an unlinked temporary file.
+ * into a struct unz_out.  By default they go out as they decode (a bad
+ * check or a cut is an error after them, as zstd -dc and xz -dc do).  In
+ * the held mode (-H) the output holds each unit until the decoder says it
+ * ended whole and checked (unz_commit: a frame's or member's checksum
+ * matched), so whatever the input, the output is a prefix of whole checked
+ * units; the held bytes stay in memory up to a limit, then spill to an
+ * unlinked temporary file.
  *
  * A piece is a part of the input that decodes on its own: a zstd frame, a
  * gzip member, an xz or bzip2 stream.  Decoders report where each piece
@@ -19,6 +21,9 @@
 #include <stdint.h>
 
 #include "pskd.h"
+
+/* Bytes a streamed write carries (zstd's own output size). */
+#define UNZ_CHUNK	((size_t)128 << 10)
 
 enum unz_format {
 	UNZ_EMPTY, UNZ_ZSTD, UNZ_GZIP, UNZ_XZ, UNZ_BZIP2, UNZ_OTHER
@@ -40,8 +45,8 @@ struct unz_out {
 	size_t		 len;
 	size_t		 cap;
 	size_t		 max;		/* held in memory before spilling */
-	int		 hold;		/* 0: bytes need no check, go now */
-	int		 atomic;	/* -o: nothing is seen before the end */
+	int		 held;		/* -H (without -o): units are held */
+	int		 hold;		/* the unit under way is held */
 	int		 spill;		/* temporary file, or -1 */
 	uint64_t	 spilled;	/* bytes held in it */
 	enum unz_phase	 phase;
@@ -69,7 +74,10 @@ void	unz_added(struct unz_out *o, size_t n);
  * write them.
  */
 void	unz_commit(struct unz_out *o, uint64_t off);
-/* Whether the bytes now being decoded need a check before they go. */
+/*
+ * Whether the bytes now being decoded are a unit to hold until it ended
+ * (a plain copy has none): they are only in the held mode.
+ */
 void	unz_hold(struct unz_out *o, int hold);
 /* A piece ended at file offset off (after unz_commit). */
 void	unz_piece_end(struct unz_out *o, uint64_t off);

@@ -1,11 +1,12 @@
 /*
  * xz.c - .xz files (the .xz file format, version 1.1.0) through liblzma,
- * block by block: a block's bytes are held until its check (CRC32, CRC64
- * or SHA-256) matched, so a file written by xz -T with many blocks is
- * checked, and goes out, a block at a time.  The stream's index and footer
- * are checked against the blocks read.  A stream (with the padding after
- * it) is a piece.  A block with no check (xz --check=none) goes out as it
- * decodes.
+ * block by block: in the held mode a block's bytes are held until it
+ * ended and its check (CRC32, CRC64 or SHA-256, or none) matched, so a
+ * file written by xz -T with many blocks is checked, and goes out, a
+ * block at a time.  A check this liblzma cannot verify is refused at the
+ * stream header, before any of the stream's bytes.  The stream's index
+ * and footer are checked against the blocks read.  A stream (with the
+ * padding after it) is a piece.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -110,7 +111,7 @@ block(struct unz_in *in, struct unz_out *o, const lzma_stream_flags *sf,
 		free_filters(filters);
 		xz_error(in, o, ret, "block header");
 	}
-	unz_hold(o, sf->check != LZMA_CHECK_NONE);
+	unz_hold(o, 1);
 	run(in, o);
 	free_filters(filters);
 	unz_commit(o, unz_offset(in));
@@ -149,6 +150,13 @@ stream(struct unz_in *in, struct unz_out *o)
 	p = need(in, o, LZMA_STREAM_HEADER_SIZE);
 	if ((ret = lzma_stream_header_decode(&sf, p)) != LZMA_OK)
 		xz_error(in, o, ret, "stream header");
+	/*
+	 * An ID the format reserves (xz -dc warns and decodes unverified):
+	 * bytes nothing checks are refused before they go out.
+	 */
+	if (!lzma_check_is_supported(sf.check))
+		unz_fail(o, "%s: unsupported xz check (ID %u)", in->r.name,
+		    (unsigned)sf.check);
 	pskd_reader_skip(&in->r, LZMA_STREAM_HEADER_SIZE);
 	if ((ih = lzma_index_hash_init(NULL, NULL)) == NULL)
 		unz_fail(o, "out of memory");

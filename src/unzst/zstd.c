@@ -1,8 +1,8 @@
 /*
  * zstd.c - zstd frames (RFC 8878) through libzstd's streaming decoder.
- * A frame with a content checksum is held until the checksum matched;
- * a frame without one has nothing to check it, and goes out as it
- * decodes.  Skippable frames are skipped.  Every frame is a piece.
+ * In the held mode a frame is held until it ended and its content
+ * checksum, if it has one, matched.  Skippable frames are skipped.
+ * Every frame is a piece.
  */
 #include <errno.h>
 #include <string.h>
@@ -37,10 +37,7 @@ zstd_error(struct unz_in *in, struct unz_out *o, size_t ret, uint64_t off)
 	}
 }
 
-/*
- * At the start of a frame: whether its bytes must wait for a checksum.
- * Returns 0 at the end of the input.
- */
+/* At the start of a frame, which is held (-H).  0 at the end of input. */
 static int
 frame_start(struct unz_in *in, struct unz_out *o)
 {
@@ -54,16 +51,14 @@ frame_start(struct unz_in *in, struct unz_out *o)
 		unz_fail(o, "%s: %s", in->r.name, strerror(errno));
 	if (got == 0)
 		return 0;
+	/* A bad header other than the magic the decoder reports itself. */
 	ret = ZSTD_getFrameHeader(&h, p, (size_t)got);
-	if (ZSTD_isError(ret)) {
-		if (ZSTD_getErrorCode(ret) == ZSTD_error_prefix_unknown)
-			zstd_error(in, o, ret, unz_offset(in));
-		/* Anything else the decoder reports the same way. */
-		h.frameType = ZSTD_frame;
-		h.checksumFlag = 1;
-	} else if (ret > 0)
+	if (ZSTD_isError(ret) &&
+	    ZSTD_getErrorCode(ret) == ZSTD_error_prefix_unknown)
+		zstd_error(in, o, ret, unz_offset(in));
+	if (!ZSTD_isError(ret) && ret > 0)
 		unz_fail(o, "%s: truncated zstd frame", in->r.name);
-	unz_hold(o, h.frameType == ZSTD_frame && h.checksumFlag);
+	unz_hold(o, 1);
 	return 1;
 }
 
@@ -97,10 +92,16 @@ unz_zstd(struct unz_in *in, struct unz_out *o)
 		/*
 		 * Until the input is used up and the output did not fill:
 		 * the decoder may hold bytes back when it runs out of room.
-		 * It stops at the end of a frame and returns 0.
+		 * It stops at the end of a frame and returns 0.  A call
+		 * that fails reports none of what it decoded: at most a
+		 * block's worth a call (libzstd's own output size) keeps
+		 * what a bad checksum costs to the last block, as for zstd
+		 * -dc, and takes no whole-frame shortcut.
 		 */
 		do {
 			ob.size = unz_room(o, &dst);
+			if (ob.size > ZSTD_BLOCKSIZE_MAX)
+				ob.size = ZSTD_BLOCKSIZE_MAX;
 			ob.dst = dst;
 			ob.pos = 0;
 			ret = ZSTD_decompressStream(zd, &ob, &ib);

@@ -115,6 +115,10 @@ t7=$(cpu "pskd-shingle corpus.jsonl | pskd-minhash -a oph | pskd-lsh -q")
 rate "shingle | minhash -a oph | lsh" "$t7" "$bytes" "$docs"
 w=$(wall "pskd-shingle corpus.jsonl | pskd-minhash | pskd-lsh -q")
 rate "the three piped, wall clock" "$w" "$bytes" "$docs"
+# Into a persistent index, each frame digested as it comes, and committed.
+t12=$(cpu "rm -rf pidx; pskd-shingle corpus.jsonl | pskd-minhash | pskd-lsh -q -i pidx && pskd-lsh --commit pidx")
+rate "... into -i DIR, committed" "$t12" "$bytes" "$docs"
+rm -rf pidx
 # The goal is for one core: the three share it, and the pipes cost less
 # than between two (no cache lines cross).  CPU = wall here.  The rows
 # above count the shells and taskset too (about 0.03 s on these
@@ -154,14 +158,14 @@ awk -v a="$tr" -v sb="$sbytes" -v t1="$t1" -v t2="$t2" -v b="$bytes" 'BEGIN {
 
 echo "-- index size"
 rm -rf index
-pskd-lsh -v -i index sigs 2> lsh.err > /dev/null
+pskd-lsh -v -i index sigs 2> lsh.err > /dev/null && pskd-lsh --commit index
 cat lsh.err
 kept=$(sed -n 's/.*kept \([0-9]*\),.*/\1/p' lsh.err | head -1)
 disk=$(du -sb index | cut -f1)
 awk -v d="$disk" -v k="$kept" 'BEGIN { printf "index on disk: %d bytes, %.0f bytes per kept document\n", d, d / k }'
 /usr/bin/time -f "pskd-lsh peak RSS: %M KB (in-memory run)" pskd-lsh -q sigs > /dev/null
 /usr/bin/time -f "pskd-lsh peak RSS: %M KB (the corpus again against the index on disk)" \
-    pskd-lsh -q -i index sigs > /dev/null
+    pskd-lsh -q -i index -s 0 sigs > /dev/null
 
 echo "-- accuracy of the families (k = 128): estimate - exact J over pairs"
 echo "   (cminhash: C-MinHash, dedup-ref.py's Python only, not offered: it hashes"

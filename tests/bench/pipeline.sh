@@ -138,7 +138,8 @@ for i in $(seq "$runs"); do
 	rm -rf e2e && mkdir -p e2e/kept e2e/tokens
 	for s in $S; do
 		tm e2e-dedup$s "pskd-unzst gen/shard-$s.jsonl.zst | pskd-shingle | pskd-minhash |
-		    pskd-lsh -q -i e2e/idx --verdicts e2e/kept/$s.verdicts > e2e/kept/$s.jsonl"
+		    pskd-lsh -q -i e2e/idx --verdicts e2e/kept/$s.verdicts > e2e/kept/$s.jsonl &&
+		    pskd-lsh --commit e2e/idx"
 	done
 	tm e2e-tok "for s in $S; do pskd-tok -q -E $ENC e2e/kept/\$s.jsonl > e2e/tokens/\$s.psk.d; done"
 	tm e2e-pack "pskd-pack e2e/tokens/0.psk.d e2e/tokens/1.psk.d e2e/tokens/2.psk.d e2e/tokens/3.psk.d |
@@ -229,7 +230,7 @@ echo "verdicts identical: $same (map-reduce, 2 partitions, parallel -j2 vs one i
 # disk, as the end to end does.
 for i in $(seq "$runs"); do
 	tm lshmem "pskd-lsh -q mr2/0.sig mr2/1.sig mr2/2.sig mr2/3.sig > /dev/null"
-	tm lshidx "rm -rf lshidx; for s in $S; do pskd-lsh -q -i lshidx mr2/\$s.sig > /dev/null; done"
+	tm lshidx "rm -rf lshidx; for s in $S; do pskd-lsh -q -i lshidx mr2/\$s.sig > /dev/null && pskd-lsh --commit lshidx; done"
 done
 rm -rf lshidx
 echo "-- pskd-lsh on the 4 shards' signatures (best of $runs)"

@@ -1,11 +1,12 @@
 #!/bin/sh
 # unzst.sh - pskd-unzst against zstd -dc and gzip -dc on the same 512 MiB of
 # JSON Lines, and against xz -dc and bzip2 -dc on its first 128 MiB (they
-# are slow), side by side in one run (hyperfine), as throughput ratios;
-# the peak RSS of each.  Inputs are made once in $PSKD_BENCH_DIR/unzst and
-# reused.  The output goes to a pipe (cat > /dev/null), as in a pipeline,
-# so pskd-unzst holds each unchecked unit (here all in one) and spills it
-# to TMPDIR as it would there.
+# are slow), side by side in one run (hyperfine), as throughput ratios:
+# streamed (the default) and held (-H, each unit until its check passed:
+# here all in one, spilled to TMPDIR, as it would be in a pipeline); the
+# time to the first byte of each, as a consumer sees it (| head -c 1); the
+# peak RSS of each.  Inputs are made once in $PSKD_BENCH_DIR/unzst and
+# reused.  The output goes to a pipe (cat > /dev/null), as in a pipeline.
 set -eu
 d=$PSKD_BENCH_DIR/unzst
 mkdir -p "$d"
@@ -44,36 +45,42 @@ hsize=$(wc -c < "$d/head.jsonl")
 echo "input: $size bytes of JSON Lines; zstd $(wc -c < "$d/docs.jsonl.zst"), gzip $(wc -c < "$d/docs.jsonl.gz")"
 echo "input: $hsize bytes; xz $(wc -c < "$d/head.jsonl.xz"), bzip2 $(wc -c < "$d/head.jsonl.bz2")"
 export TMPDIR="$d"
-hyperfine --warmup 1 --runs 5 --export-json "$d/zst.json" \
-    "pskd-unzst $d/docs.jsonl.zst | cat > /dev/null" \
-    "zstd -q -dc $d/docs.jsonl.zst | cat > /dev/null"
-hyperfine --warmup 1 --runs 3 --export-json "$d/gz.json" \
-    "pskd-unzst $d/docs.jsonl.gz | cat > /dev/null" \
-    "gzip -dc $d/docs.jsonl.gz | cat > /dev/null"
-hyperfine --warmup 1 --runs 3 --export-json "$d/xz.json" \
-    "pskd-unzst $d/head.jsonl.xz | cat > /dev/null" \
-    "xz -dc $d/head.jsonl.xz | cat > /dev/null"
-hyperfine --warmup 1 --runs 3 --export-json "$d/bz2.json" \
-    "pskd-unzst $d/head.jsonl.bz2 | cat > /dev/null" \
-    "bzip2 -dc $d/head.jsonl.bz2 | cat > /dev/null"
+run() {	# name runs file peer
+	hyperfine --warmup 1 --runs "$2" --export-json "$d/$1.json" \
+	    "pskd-unzst $d/$3 | cat > /dev/null" \
+	    "pskd-unzst -H $d/$3 | cat > /dev/null" \
+	    "$4 $d/$3 | cat > /dev/null"
+}
+run zst 5 docs.jsonl.zst "zstd -q -dc"
+run gz 3 docs.jsonl.gz "gzip -dc"
+run xz 3 head.jsonl.xz "xz -dc"
+run bz2 3 head.jsonl.bz2 "bzip2 -dc"
+hyperfine --warmup 1 --runs 5 --export-json "$d/first.json" \
+    "pskd-unzst $d/docs.jsonl.zst | head -c 1 > /dev/null" \
+    "pskd-unzst -H $d/docs.jsonl.zst | head -c 1 > /dev/null" \
+    "zstd -q -dc $d/docs.jsonl.zst | head -c 1 > /dev/null"
 for f in docs.jsonl.zst docs.jsonl.gz head.jsonl.xz head.jsonl.bz2; do
-	/usr/bin/time -f "%M" -o "$d/rss" pskd-unzst "$d/$f" | cat > /dev/null
-	echo "pskd-unzst $f: peak RSS $(cat "$d/rss") KiB"
+	for h in "" -H; do
+		/usr/bin/time -f "%M" -o "$d/rss" pskd-unzst $h "$d/$f" |
+		    cat > /dev/null
+		echo "pskd-unzst $h $f: peak RSS $(cat "$d/rss") KiB"
+	done
 done
-python3 - "$d/zst.json" "$d/gz.json" "$size" "$d/xz.json" "$d/bz2.json" "$hsize" <<'PY'
+python3 - "$d" "$size" "$hsize" <<'PY'
 import json, sys
-size, hsize = int(sys.argv[3]), int(sys.argv[6])
+d, size, hsize = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 # Wall-clock minimum (least disturbed by other load) and CPU time.
-for path, peer, size in ((sys.argv[1], "zstd -dc", size),
-                         (sys.argv[2], "gzip -dc", size),
-                         (sys.argv[4], "xz -dc", hsize),
-                         (sys.argv[5], "bzip2 -dc", hsize)):
-    r = json.load(open(path))["results"]
-    a, b = r[0]["min"], r[1]["min"]
-    ca = r[0]["user"] + r[0]["system"]
-    cb = r[1]["user"] + r[1]["system"]
-    print("pskd-unzst %.0f MB/s, %s %.0f MB/s (best of the runs)" % (
-        size / a / 1e6, peer, size / b / 1e6))
-    print("pskd-unzst/%s throughput: %.2f (CPU time: %.2f)" % (
-        peer, b / a, cb / ca))
+for name, peer, n in (("zst", "zstd -dc", size), ("gz", "gzip -dc", size),
+                      ("xz", "xz -dc", hsize), ("bz2", "bzip2 -dc", hsize)):
+    r = json.load(open("%s/%s.json" % (d, name)))["results"]
+    s, h, p = (x["min"] for x in r)
+    cpu = [x["user"] + x["system"] for x in r]
+    print("pskd-unzst %.0f MB/s, -H %.0f MB/s, %s %.0f MB/s (best of the "
+          "runs)" % (n / s / 1e6, n / h / 1e6, peer, n / p / 1e6))
+    print("pskd-unzst/%s throughput: %.2f streamed, %.2f held (CPU time: "
+          "%.2f, %.2f)" % (peer, p / s, p / h, cpu[2] / cpu[0],
+                           cpu[2] / cpu[1]))
+r = json.load(open("%s/first.json" % d))["results"]
+print("first byte of the zstd shard: pskd-unzst %.3f s, -H %.3f s, "
+      "zstd -dc %.3f s" % tuple(x["min"] for x in r))
 PY

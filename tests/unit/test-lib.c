@@ -63,6 +63,49 @@ test_reader_edges(void)
 	check(rc == 1 && len == n && r.noeol, "reader: 2 MiB line, no newline");
 	pskd_reader_close(&r);
 
+	/*
+	 * With max: a line longer is cut to max bytes and the rest read past
+	 * without being held; the lines after it, and the counts, as usual.
+	 */
+	memset(big, 'c', n);
+	big[5] = '\n';
+	big[n - 2] = '\n';
+	big[n - 1] = 'z';
+	reader_over(&r, big, n);
+	r.max = 1000;
+	rc = pskd_reader_line(&r, &line, &len);
+	check(rc == 1 && len == 5 && !r.cut, "reader max: a short line");
+	rc = pskd_reader_line(&r, &line, &len);
+	check(rc == 1 && len == 1000 && r.cut && r.lineno == 2 &&
+	    line[0] == 'c', "reader max: a long line cut");
+	check(r.cap < 4 * PSKD_BUFSIZE, "reader max: and not held");
+	rc = pskd_reader_line(&r, &line, &len);
+	check(rc == 1 && len == 1 && line[0] == 'z' && !r.cut && r.noeol &&
+	    r.lineno == 3 && r.offset == n, "reader max: the line after it");
+	check(pskd_reader_line(&r, &line, &len) == 0, "reader max: then EOF");
+	pskd_reader_close(&r);
+	reader_over(&r, "abcdefghij\nxy\nklmnopq", 23);
+	r.max = 5;
+	rc = pskd_reader_line(&r, &line, &len);
+	check(rc == 1 && len == 5 && r.cut && line[4] == 'e',
+	    "reader max: a long line already held, cut all the same");
+	rc = pskd_reader_line(&r, &line, &len);
+	check(rc == 1 && len == 2 && !r.cut, "reader max: the next line");
+	rc = pskd_reader_line(&r, &line, &len);
+	check(rc == 1 && len == 5 && r.cut,
+	    "reader max: a long last line without a newline");
+	check(pskd_reader_line(&r, &line, &len) == 0 && r.offset == 23,
+	    "reader max: then EOF");
+	pskd_reader_close(&r);
+	memset(big, 'd', n);
+	reader_over(&r, big, n);
+	r.max = 10;
+	rc = pskd_reader_line(&r, &line, &len);
+	check(rc == 1 && len == 10 && r.cut, "reader max: a cut last line");
+	check(pskd_reader_line(&r, &line, &len) == 0 && r.noeol &&
+	    r.offset == n, "reader max: its rest read past, EOF");
+	pskd_reader_close(&r);
+
 	/* CR before LF is kept; NUL bytes are ordinary bytes. */
 	reader_over(&r, "a\r\nb\0c\n\n", 8);
 	rc = pskd_reader_line(&r, &line, &len);

@@ -1,2 +1,2 @@
 # Byte 100 is inside the only block.
-python3 -c "import sys; b = bytearray(sys.stdin.buffer.read()); b[100] ^= 0x40; sys.stdout.buffer.write(b)" < "$TESTDIR/data/docs.jsonl.bz2" | pskd-unzst
+python3 -c "import sys; b = bytearray(sys.stdin.buffer.read()); b[100] ^= 0x40; sys.stdout.buffer.write(b)" < "$TESTDIR/data/docs.jsonl.bz2" | pskd-unzst -H

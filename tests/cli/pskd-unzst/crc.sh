@@ -1,1 +1,1 @@
-cp "$TESTDIR/data/crc.gz" . && pskd-unzst crc.gz
+cp "$TESTDIR/data/crc.gz" . && pskd-unzst -H crc.gz

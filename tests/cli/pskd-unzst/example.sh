@@ -8,6 +8,8 @@ pzstd -q -c -p 2 docs.jsonl | pskd-unzst | cmp - docs.jsonl
 gzip -c docs.jsonl | pskd-unzst | cmp - docs.jsonl
 xz -c docs.jsonl | pskd-unzst | cmp - docs.jsonl
 bzip2 -c docs.jsonl | pskd-unzst | cmp - docs.jsonl
+bash -o pipefail -c 'pskd-unzst docs.jsonl.zst | wc -l'
+pskd-unzst -H docs.jsonl.zst | wc -l
 pskd-unzst -f docs.jsonl.zst docs.jsonl.gz notes.jsonl | wc -l
 for i in 1 2 3 4 5 6; do zstd -q -c docs.jsonl; done > big.zst
 pskd-unzst -s 4 big.zst > ranges

@@ -1,1 +1,1 @@
-cp "$TESTDIR/data/trunc.gz" . && pskd-unzst trunc.gz
+cp "$TESTDIR/data/trunc.gz" . && pskd-unzst -H trunc.gz

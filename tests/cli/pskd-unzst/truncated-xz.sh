@@ -1,1 +1,1 @@
-head -c 100 "$TESTDIR/data/docs.jsonl.xz" | pskd-unzst
+head -c 100 "$TESTDIR/data/docs.jsonl.xz" | pskd-unzst -H

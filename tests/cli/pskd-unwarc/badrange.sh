@@ -1,0 +1,2 @@
+. "$TESTDIR/../lib.sh"
+no_usage pskd-unwarc -r 10-5 x.warc.gz

@@ -1,0 +1,1 @@
+pskd-unwarc -q "$TESTDIR/../../data/warc"/made.warc.gz > /dev/full

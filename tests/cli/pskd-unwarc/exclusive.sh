@@ -1,0 +1,2 @@
+. "$TESTDIR/../lib.sh"
+no_usage pskd-unwarc --favour-precision --favour-recall x.warc

@@ -1,0 +1,1 @@
+pskd-unwarc --help | head -n 1

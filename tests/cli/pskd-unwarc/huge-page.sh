@@ -1,0 +1,2 @@
+# A 100 MB page: parsed to its first 8 MiB, not all of it.
+python3 -c "import sys; sys.stdout.write('<html><body>' + '<p>A paragraph of words that goes on for a while, one of very many.</p>' * 1500000)" > h.html && { printf 'WARC/1.0\r\nWARC-Type: resource\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n' $(wc -c < h.html); cat h.html; printf '\r\n\r\n'; } | timeout 120 pskd-unwarc -m 200M | wc -c

@@ -1,0 +1,2 @@
+# A page of a million nested tags: cut at the bound, not a hang.
+python3 -c "import sys; sys.stdout.write('<html><body><p>Words before the nesting, enough of them to be a paragraph of text here.</p>' + '<div>' * 1000000 + 'deep' + '</div>' * 1000000)" > n.html && { printf 'WARC/1.0\r\nWARC-Type: resource\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n' $(wc -c < n.html); cat n.html; printf '\r\n\r\n'; } | timeout 60 pskd-unwarc

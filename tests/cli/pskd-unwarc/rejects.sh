@@ -1,0 +1,2 @@
+# --rejects: the bad record there, the run goes on.
+{ b='HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=klingon\r\n\r\n<p>x</p>'; printf 'WARC/1.1\r\nWARC-Type: response\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n%b\r\n\r\n' $(printf '%b' "$b" | wc -c) "$b"; } > k.warc && cat k.warc "$TESTDIR/../../data/warc"/warcio-example.warc > both.warc && pskd-unwarc -q --rejects r.tsv both.warc | wc -l && cat r.tsv

@@ -1,0 +1,1 @@
+pskd-unwarc -q - < "$TESTDIR/../../data/warc"/warcio-example.warc.gz

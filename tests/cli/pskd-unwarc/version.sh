@@ -1,0 +1,1 @@
+pskd-unwarc --version

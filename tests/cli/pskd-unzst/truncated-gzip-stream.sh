@@ -1,0 +1,3 @@
+# Streamed (the default): what decoded before the error is out, as the
+# format's own tool writes it (the .stdout is its output); then exit 1.
+cp "$TESTDIR/data/trunc.gz" . && pskd-unzst trunc.gz
