@@ -440,25 +440,10 @@ bounds234(struct q_ngram_tab *g, size_t words)
 {
 	const uint32_t *c2 = g->c2;
 	const uint64_t *cps = g->cpsum;
-	uint64_t c, v, t2 = 0, t3 = 0, t4 = 0, m2 = 0, m3 = 0, m4 = 0, b;
+	uint64_t c, v, t2 = 0, t3 = 0, t4 = 0, m2 = 0, m3 = 0, m4 = 0;
 	size_t i;
 
-	for (i = 0; i + 4 <= words; i++) {	/* all three: no tests */
-		b = cps[i];
-		c = c2[i];
-		v = c * (cps[i + 2] - b + 1);
-		t2 = v > t2 ? v : t2;
-		m2 = c > m2 ? c : m2;
-		c = c2[i + 1] < c ? c2[i + 1] : c;
-		v = c * (cps[i + 3] - b + 2);
-		t3 = v > t3 ? v : t3;
-		m3 = c > m3 ? c : m3;
-		c = c2[i + 2] < c ? c2[i + 2] : c;
-		v = c * (cps[i + 4] - b + 3);
-		t4 = v > t4 ? v : t4;
-		m4 = c > m4 ? c : m4;
-	}
-	for (; i + 2 <= words; i++) {
+	for (i = 0; i + 2 <= words; i++) {
 		c = c2[i];
 		v = c * (cps[i + 2] - cps[i] + 1);
 		t2 = v > t2 ? v : t2;

@@ -235,6 +235,49 @@ letters(__m128i v, unsigned *l, unsigned *d)
 	*d = in_range(v, '0', 10);
 }
 
+/* The segment left open by the blocks so far (see vector_words). */
+struct segs {
+	size_t		 start;
+	int		 open;
+};
+
+/*
+ * A block's segments from i: they start at the bits of st and end at
+ * those of en; the k-th end closes the k-th start, the one still open
+ * first.
+ */
+static inline void
+segments(struct q_spans *out, struct segs *sg, size_t i, uint64_t st,
+    uint64_t en)
+{
+	size_t a, b;
+
+	if (sg->open && en != 0) {
+		b = i + (size_t)__builtin_ctzll(en);
+		q_spans_add(out, sg->start, b - sg->start, b - sg->start);
+		en &= en - 1;
+		sg->open = 0;
+	}
+	for (; en != 0; en &= en - 1, st &= st - 1) {
+		a = i + (size_t)__builtin_ctzll(st);
+		b = i + (size_t)__builtin_ctzll(en);
+		q_spans_add(out, a, b - a, b - a);
+	}
+	if (st != 0) {		/* one, still open */
+		sg->start = i + (size_t)__builtin_ctzll(st);
+		sg->open = 1;
+	}
+}
+
+/* The words from cs on taken back: where the caller goes on from. */
+static inline size_t
+take_back(struct q_spans *out, size_t cs)
+{
+	while (out->n > 0 && out->v[out->n - 1].off >= cs)
+		out->n--;
+	return cs;
+}
+
 /*
  * ascii_chunk's cuts, 16 bytes at a time, from the start of a chunk at i
  * for as long as the bytes are ASCII and 17 are left: a bit a byte for
@@ -248,9 +291,10 @@ letters(__m128i v, unsigned *l, unsigned *d)
 static size_t
 vector_words(const unsigned char *t, size_t i, size_t n, struct q_spans *out)
 {
-	size_t cs = i, start = i, a, b;
+	struct segs sg = { 0, 0 };
+	size_t cs = i;
 	unsigned l0, d0, l1, d1, lp, dp, w, ml, mn, sp, ws, wc, wcp, o, st, en;
-	unsigned cl = 0, cd = 0, cw = 0, co = 0, open = 0;
+	unsigned cl = 0, cd = 0, cw = 0, co = 0;
 	__m128i v0, v1;
 
 	for (; i + 17 <= n; i += 16) {
@@ -272,21 +316,7 @@ vector_words(const unsigned char *t, size_t i, size_t n, struct q_spans *out)
 		o = ~(wc | sp | ws) & 0xffff;	/* a character alone */
 		st = (wc & ~wcp) | o;
 		en = ((~wc & wcp) | o << 1 | co) & 0xffff;
-		if (open && en != 0) {
-			b = i + (size_t)__builtin_ctz(en);
-			q_spans_add(out, start, b - start, b - start);
-			en &= en - 1;
-			open = 0;
-		}
-		for (; en != 0; en &= en - 1, st &= st - 1) {
-			a = i + (size_t)__builtin_ctz(st);
-			b = i + (size_t)__builtin_ctz(en);
-			q_spans_add(out, a, b - a, b - a);
-		}
-		if (st != 0) {		/* one, still open */
-			start = i + (size_t)__builtin_ctz(st);
-			open = 1;
-		}
+		segments(out, &sg, i, st, en);
 		if (sp != 0)
 			cs = i + 32 - (size_t)__builtin_clz(sp);
 		cl = l0 >> 15;
@@ -294,9 +324,7 @@ vector_words(const unsigned char *t, size_t i, size_t n, struct q_spans *out)
 		cw = wc >> 15;
 		co = o >> 15;
 	}
-	while (out->n > 0 && out->v[out->n - 1].off >= cs)
-		out->n--;
-	return cs;
+	return take_back(out, cs);
 }
 
 #define AVX512	__attribute__((target("avx512f,avx512bw")))
@@ -328,10 +356,10 @@ AVX512 static size_t
 vector_words512(const unsigned char *t, size_t i, size_t n,
     struct q_spans *out)
 {
-	size_t cs = i, start = i, a, b;
+	struct segs sg = { 0, 0 };
+	size_t cs = i;
 	uint64_t l0, d0, l1, d1, lp, dp, w, ml, mn, sp, ws, wc, wcp, o, st, en;
 	uint64_t cl = 0, cd = 0, cw = 0, co = 0;
-	int open = 0;
 	__m512i v0, v1;
 
 	for (; i + 65 <= n; i += 64) {
@@ -353,21 +381,7 @@ vector_words512(const unsigned char *t, size_t i, size_t n,
 		o = ~(wc | sp | ws);
 		st = (wc & ~wcp) | o;
 		en = (~wc & wcp) | o << 1 | co;
-		if (open && en != 0) {
-			b = i + (size_t)__builtin_ctzll(en);
-			q_spans_add(out, start, b - start, b - start);
-			en &= en - 1;
-			open = 0;
-		}
-		for (; en != 0; en &= en - 1, st &= st - 1) {
-			a = i + (size_t)__builtin_ctzll(st);
-			b = i + (size_t)__builtin_ctzll(en);
-			q_spans_add(out, a, b - a, b - a);
-		}
-		if (st != 0) {
-			start = i + (size_t)__builtin_ctzll(st);
-			open = 1;
-		}
+		segments(out, &sg, i, st, en);
 		if (sp != 0)
 			cs = i + 64 - (size_t)__builtin_clzll(sp);
 		cl = l0 >> 63;
@@ -375,9 +389,7 @@ vector_words512(const unsigned char *t, size_t i, size_t n,
 		cw = wc >> 63;
 		co = o >> 63;
 	}
-	while (out->n > 0 && out->v[out->n - 1].off >= cs)
-		out->n--;
-	return cs;
+	return take_back(out, cs);
 }
 #endif
 
