@@ -110,11 +110,16 @@ size_t	q_count_pieces(const unsigned char *s, size_t n);
  * The vector code's levels: each takes the paths of those below it where
  * it has none of its own (an AVX2 processor takes the SSE2 ones).
  */
-enum { Q_PORTABLE, Q_SSE2, Q_AVX2, Q_AVX512 };
+enum {
+	Q_PORTABLE = PSKD_SIMD_PORTABLE,
+	Q_SSE2 = PSKD_SIMD_SSE2,
+	Q_AVX2 = PSKD_SIMD_AVX2,
+	Q_AVX512 = PSKD_SIMD_AVX512
+};
 /*
  * The vector code of level (at most q_simd_max()) from now on (tests).
- * By default, what the processor has, no more than PSKD_SIMD allows: 0
- * or off the portable code, sse2, avx2 or avx512 up to that level.
+ * By default lib's pskd_simd(): what the processor has, no more than
+ * PSKD_SIMD allows.
  */
 void	q_scan_simd(int level);
 /* The highest level this processor runs. */

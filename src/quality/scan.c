@@ -24,33 +24,18 @@ int
 q_simd_max(void)
 {
 #ifdef __SSE2__
-	static int have = -1;
-
-	if (have == -1) {
-		__builtin_cpu_init();
-		have = __builtin_cpu_supports("avx512f") &&
-		    __builtin_cpu_supports("avx512bw") &&
-		    __builtin_cpu_supports("popcnt") ? Q_AVX512 :
-		    __builtin_cpu_supports("avx2") ? Q_AVX2 : Q_SSE2;
-	}
-	return have;
+	return pskd_simd_cpu();
 #else
 	return Q_PORTABLE;
 #endif
 }
 
+/* lib's level (PSKD_SIMD's cap on what the processor has), or the tests'. */
 static inline int
 simd(void)
 {
-	const char *e;
-	int want = Q_AVX512;
-
-	if (vec == -1) {
-		if ((e = getenv("PSKD_SIMD")) != NULL)
-			want = strcmp(e, "sse2") == 0 ? Q_SSE2 :
-			    strcmp(e, "avx2") == 0 ? Q_AVX2 : Q_AVX512;
-		q_scan_simd(pskd_simd() ? want : Q_PORTABLE);
-	}
+	if (vec == -1)
+		q_scan_simd(pskd_simd());
 	return vec;
 }
 
