@@ -185,7 +185,7 @@ install: all
 	for m in $(MANPAGES); do \
 	    s=$${m##*.}; mkdir -p $(DESTDIR)$(MANDIR)/man$$s; \
 	    cp $$m $(DESTDIR)$(MANDIR)/man$$s/; done
-	cp src/python/pskd.py $(DESTDIR)$(PYDIR)/
+	cp src/python/pskd.py src/python/_pskd_*.py $(DESTDIR)$(PYDIR)/
 	mkdir -p $(DESTDIR)$(DATADIR) && cp share/pskd.mk $(DESTDIR)$(DATADIR)/
 	if [ -d vocab ]; then mkdir -p $(DESTDIR)$(DATADIR) && \
 	    cp vocab/*.tiktoken $(DESTDIR)$(DATADIR)/ 2>/dev/null; true; fi
@@ -194,7 +194,7 @@ uninstall:
 	for p in $(PROGS); do rm -f $(DESTDIR)$(BINDIR)/$${p##*/}; done
 	for m in $(MANPAGES); do \
 	    rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
-	rm -f $(DESTDIR)$(PYDIR)/pskd.py
+	rm -f $(DESTDIR)$(PYDIR)/pskd.py $(DESTDIR)$(PYDIR)/_pskd_*.py
 	rm -f $(DESTDIR)$(DATADIR)/pskd.mk
 	rm -rf $(DESTDIR)$(DATADIR)
 
