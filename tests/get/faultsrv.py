@@ -17,6 +17,8 @@
 #   ?endless               200 without a length, a body that never ends
 #   ?etag_hex=HEX          the ETag is these raw bytes (not UTF-8, say)
 #   ?pause=N&secs=S        send N bytes, wait S seconds, send the rest
+#   ?pause=N&secs=S&wait=K ... wait until K requests are answered at once
+#                          (S seconds at most), then the rest
 #   ?rate=B                send B bytes a second
 #
 # A hub and its CDN (as the Hugging Face Hub answers a download):
@@ -55,6 +57,19 @@ log = open(logfile, "a", buffering=1)
 
 def changed(data):
     return bytes(b ^ 0x5A for b in data)
+
+
+def hold(secs, wait):
+    """secs seconds; with wait=K, only until K requests are being
+    answered at once (then a moment more, so that a client's state with
+    all K open can be seen), secs at most."""
+    if wait is None:
+        time.sleep(secs)
+        return
+    end = time.monotonic() + secs
+    while active[0] < wait and time.monotonic() < end:
+        time.sleep(0.01)
+    time.sleep(0.3)
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -250,7 +265,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             for i in range(0, limit, step):
                 if pause is not None and i >= pause:
                     self.wfile.flush()
-                    time.sleep(float(q["secs"][0]))
+                    hold(float(q["secs"][0]), num("wait"))
                     pause = None
                 if rate:
                     time.sleep(step / rate)
