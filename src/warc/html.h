@@ -60,6 +60,7 @@ struct skip_name {
 	char		 name[16];
 	size_t		 len;
 	int		 built;		/* for this page */
+	size_t		 scanned;	/* bytes counted directly, this page */
 	uint32_t	*pos;		/* the '<' of each start and end tag */
 	uint32_t	*next;
 	size_t		 m, cap;

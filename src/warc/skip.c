@@ -11,7 +11,10 @@
  * less ends before it, and for each entry the next entry whose count is
  * lower (a stack, right to left): the end of an element that starts
  * before entry j is entry next(j) - 1, the first where the count falls
- * below where it began.
+ * below where it began.  Most elements end soon after they start, so a
+ * name is first counted directly from the start tag, up to the page's
+ * length in all for that name and page; only past that is its list made.
+ * Both give the same answer.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +33,61 @@ skip_reset(struct skip *s)
 {
 	size_t k;
 
-	for (k = 0; k < s->nnames; k++)
+	for (k = 0; k < s->nnames; k++) {
 		s->names[k].built = 0;
+		s->names[k].scanned = 0;
+	}
+}
+
+/* A start tag of name at p[i] (just after its '<'), or an end tag (-1). */
+static int
+tag_of(const unsigned char *p, size_t n, size_t i, const char *name,
+    size_t len)
+{
+	/* name is lower case: its first letter tried before the rest. */
+	if (p[i] == '/' && i + 1 + len <= n && (p[i + 1] | 0x20) == name[0] &&
+	    strncasecmp((const char *)p + i + 1, name, len) == 0 &&
+	    (i + 1 + len == n || !is_alpha(p[i + 1 + len])))
+		return -1;
+	if (i + len <= n && (p[i] | 0x20) == name[0] &&
+	    strncasecmp((const char *)p + i, name, len) == 0 &&
+	    (i + len == n || !is_alpha(p[i + len])))
+		return 1;
+	return 0;
+}
+
+/*
+ * Counted directly from from, within t's budget: 1 with *end set (0: the
+ * page ends first), or 0 when the budget ran out.
+ */
+static int
+direct(struct skip_name *t, const unsigned char *p, size_t n, size_t from,
+    size_t *end)
+{
+	const unsigned char *q;
+	size_t i = from, lim = from + (n - t->scanned);
+	long depth = 1;
+	int c;
+
+	if (lim > n)
+		lim = n;
+	while ((q = memchr(p + i, '<', lim - i)) != NULL) {
+		i = (size_t)(q - p) + 1;
+		if ((c = tag_of(p, n, i, t->name, t->len)) == 0)
+			continue;
+		if ((depth += c) == 0) {
+			t->scanned += i - from;
+			q = memchr(p + i, '>', n - i);
+			*end = q ? (size_t)(q - p) + 1 : 0;
+			return 1;
+		}
+	}
+	t->scanned += lim - from;
+	if (lim == n) {
+		*end = 0;
+		return 1;
+	}
+	return 0;
 }
 
 void
@@ -65,8 +121,9 @@ static void
 build(struct skip_name *t, const unsigned char *p, size_t n)
 {
 	const unsigned char *q;
-	const unsigned char *name = (const unsigned char *)t->name;
+	const char *name = t->name;
 	size_t len = t->len, i = 0, m = 0, j, sp;
+	int c;
 	int32_t *count;
 	uint32_t *stack;
 
@@ -74,15 +131,9 @@ build(struct skip_name *t, const unsigned char *p, size_t n)
 		i = (size_t)(q - p) + 1;
 		if (i + len > n)
 			break;
-		if (p[i] == '/' && i + 1 + len <= n &&
-		    strncasecmp((const char *)p + i + 1, (const char *)name,
-		    len) == 0 && (i + 1 + len == n || !is_alpha(p[i + 1 + len]))) {
+		if ((c = tag_of(p, n, i, name, len)) != 0) {
 			grow(t, m + 2);
-			t->pos[m++] = (uint32_t)(i - 1) | SKIP_END;
-		} else if (strncasecmp((const char *)p + i, (const char *)name,
-		    len) == 0 && (i + len == n || !is_alpha(p[i + len]))) {
-			grow(t, m + 2);
-			t->pos[m++] = (uint32_t)(i - 1);
+			t->pos[m++] = (uint32_t)(i - 1) | (c < 0 ? SKIP_END : 0);
 		}
 	}
 	grow(t, m + 1);
@@ -120,11 +171,16 @@ skip_end(struct skip *s, const unsigned char *p, size_t n, size_t from,
 		if (s->nnames == SKIP_NAMES || len >= sizeof(t->name))
 			return 0;
 		t = &s->names[s->nnames++];
-		memcpy(t->name, name, len);
+		for (k = 0; k < len; k++)
+			t->name[k] = (char)(name[k] >= 'A' && name[k] <= 'Z' ?
+			    name[k] + 32 : name[k]);
 		t->name[len] = '\0';
 		t->len = len;
 		t->built = 0;
+		t->scanned = 0;
 	}
+	if (!t->built && t->scanned < n && direct(t, p, n, from, &e))
+		return e;
 	if (!t->built)
 		build(t, p, n);
 	/* The first entry at or after from. */
