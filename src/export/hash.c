@@ -1,5 +1,5 @@
 /*
- * hash.c - SHA-256 (OpenSSL) of every byte pskd-export writes, on a second
+ * hash.c - SHA-256 (lib's) of every byte pskd-export writes, on a second
  * thread: the main thread fills a buffer, writes it and hands it over, and
  * fills the next while this one is hashed.  SHA-256 runs at about the speed
  * of the copy to the page cache, so on two cores it costs no time; on one
@@ -17,8 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <openssl/evp.h>
-
 #include "pskd.h"
 #include "export/export.h"
 
@@ -26,7 +24,7 @@
 #define NQUEUE	(NPOOL + 128)	/* the pool's buffers, and borrowed bytes */
 
 struct xhash {
-	EVP_MD_CTX	*ctx;
+	struct pskd_sha256 sha;
 	unsigned	 pending;	/* buffers queued, not yet hashed */
 };
 
@@ -48,8 +46,7 @@ static int started, threaded;
 static void
 update(struct xhash *h, const unsigned char *p, size_t n)
 {
-	if (n > 0 && EVP_DigestUpdate(h->ctx, p, n) != 1)
-		pskd_errx(PSKD_EXIT_DATA, "SHA-256: OpenSSL failed");
+	pskd_sha256_update(&h->sha, p, n);
 }
 
 static void *
@@ -108,9 +105,7 @@ xhash_new(void)
 
 	if (!started)
 		start();
-	h->ctx = EVP_MD_CTX_new();
-	if (h->ctx == NULL || EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL) != 1)
-		pskd_errx(PSKD_EXIT_DATA, "SHA-256: OpenSSL failed");
+	pskd_sha256_init(&h->sha);
 	return h;
 }
 
@@ -189,17 +184,11 @@ xhash_drain(void)
 void
 xhash_end(struct xhash *h, char hex[65])
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int n = 0, i;
-
 	pthread_mutex_lock(&mu);
 	while (h->pending > 0)
 		pthread_cond_wait(&cv, &mu);
 	pthread_mutex_unlock(&mu);
-	if (EVP_DigestFinal_ex(h->ctx, md, &n) != 1 || n != 32)
-		pskd_errx(PSKD_EXIT_DATA, "SHA-256: OpenSSL failed");
-	for (i = 0; i < n; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
-	EVP_MD_CTX_free(h->ctx);
+	pskd_sha256_peek(&h->sha, hex);
+	pskd_sha256_free(&h->sha);
 	free(h);
 }

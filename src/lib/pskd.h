@@ -611,6 +611,25 @@ void	pskd_stage_drop(struct pskd_stage *s, const char *verdict,
 	    const char *what, const char *against);
 int	pskd_stage_close(struct pskd_stage *s);
 
+/* ---- sha256.c: SHA-256 as hex, through libcrypto ----------------------- */
+
+#define PSKD_SHA256_HEX	65	/* 64 hex digits and a NUL */
+
+struct pskd_sha256 {
+	void	*ctx;		/* EVP_MD_CTX */
+};
+
+/* Each exits 1 with a line if libcrypto fails. */
+void	pskd_sha256_init(struct pskd_sha256 *h);
+void	pskd_sha256_update(struct pskd_sha256 *h, const void *p, size_t n);
+/* The digest so far, without ending the context (it can go on). */
+void	pskd_sha256_peek(const struct pskd_sha256 *h, char hex[PSKD_SHA256_HEX]);
+void	pskd_sha256_free(struct pskd_sha256 *h);
+/* The digest of p[0..n). */
+void	pskd_sha256_hex(const void *p, size_t n, char hex[PSKD_SHA256_HEX]);
+/* 1 when s is 64 hex digits (either case). */
+int	pskd_sha256_valid(const char *s, size_t len);
+
 /* ---- progress.c: progress lines on a terminal --------------------------- */
 
 /* -q / -P: 0 auto (stderr is a tty), 1 always, -1 never. */
