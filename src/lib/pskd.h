@@ -549,6 +549,14 @@ struct pskd_stage {
 	const char	*verdicts;	/* --verdicts */
 	const char	*dropped;	/* --dropped */
 	const char	*rejects;	/* --rejects */
+	/*
+	 * Optional: called as each input is opened (line NULL; s->source
+	 * its name, s->input its place from 0) and with every line read
+	 * from it, good or bad, before the line is parsed (pskd-exact's
+	 * index knows its inputs by what they hold).
+	 */
+	void		(*seen)(struct pskd_stage *s, const unsigned char *line,
+			    size_t len);
 	/* the document pskd_stage_next returned, until the next call */
 	struct pskd_doc	 doc;		/* its text: doc.text, doc.textlen */
 	const unsigned char *line;	/* its whole line, without the '\n' */
@@ -557,6 +565,7 @@ struct pskd_stage {
 	size_t		 idlen;
 	const char	*source;	/* the input's name, "<stdin>" */
 	uint64_t	 lineno;
+	int		 input;		/* its input's place, from 0 */
 	uint64_t	 ndocs, nkept, ndropped;
 	/* private */
 	struct pskd_output out;

@@ -48,6 +48,11 @@ next_input(struct pskd_stage *s)
 	if (pskd_reader_open(&s->r, path) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
 	s->reading = 1;
+	s->input = s->next - 1;
+	if (s->seen != NULL) {
+		s->source = s->r.name;
+		s->seen(s, NULL, 0);
+	}
 	return 1;
 }
 
@@ -82,6 +87,8 @@ pskd_stage_next(struct pskd_stage *s)
 		}
 		s->source = s->r.name;
 		s->lineno = s->r.lineno;
+		if (s->seen != NULL)
+			s->seen(s, s->line, s->len);
 		if (pskd_doc_parse(&s->doc, s->line, s->len) == -1) {
 			if (s->rejects == NULL)
 				pskd_fail_at(s->r.name, s->r.lineno, "%s",
