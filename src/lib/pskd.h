@@ -587,6 +587,14 @@ void	pskd_stage_keep(struct pskd_stage *s);
 /* Kept as line[0..len) (a stage that rewrites documents), "keep". */
 void	pskd_stage_keep_as(struct pskd_stage *s, const unsigned char *line,
 	    size_t len);
+/*
+ * Kept as line[0..len) (NULL: as it came) with another verdict than
+ * "keep" and its two fields (what NULL: neither): pskd-exact's "trimmed",
+ * a document kept with part of its text removed.
+ */
+void	pskd_stage_keep_verdict(struct pskd_stage *s, const unsigned char *line,
+	    size_t len, const char *verdict, const char *what,
+	    const char *against);
 /* Kept with members appended (pskd_json_append), "keep". */
 void	pskd_stage_annotate(struct pskd_stage *s, const unsigned char *members,
 	    size_t n);

@@ -117,15 +117,28 @@ pskd_stage_next(struct pskd_stage *s)
 }
 
 void
+pskd_stage_keep_verdict(struct pskd_stage *s, const unsigned char *line,
+    size_t len, const char *verdict, const char *what, const char *against)
+{
+	if (line == NULL) {
+		line = s->line;
+		len = s->len;
+	}
+	pskd_writer_write(&s->w, line, len);
+	pskd_writer_putc(&s->w, '\n');
+	pskd_verdicts_put(&s->v, s->id, s->idlen, verdict,
+	    (const unsigned char *)what, what ? strlen(what) : 0,
+	    (const unsigned char *)(against ? against : ""),
+	    against ? strlen(against) : 0, NULL, 0);
+	s->nkept++;
+	s->decided = 1;
+}
+
+void
 pskd_stage_keep_as(struct pskd_stage *s, const unsigned char *line,
     size_t len)
 {
-	pskd_writer_write(&s->w, line, len);
-	pskd_writer_putc(&s->w, '\n');
-	pskd_verdicts_put(&s->v, s->id, s->idlen, "keep", NULL, 0, NULL, 0,
-	    NULL, 0);
-	s->nkept++;
-	s->decided = 1;
+	pskd_stage_keep_verdict(s, line, len, "keep", NULL, NULL);
 }
 
 void
