@@ -322,10 +322,9 @@ seen(struct pskd_stage *s, const unsigned char *line, size_t len)
 }
 
 static void
-statistics(size_t mem)
+statistics(size_t mem, size_t held)
 {
 	struct x_counts all = { 0 };
-	uint64_t added = 0;
 	size_t i;
 
 	for (i = 0; i < ndone; i++) {
@@ -337,7 +336,6 @@ statistics(size_t mem)
 	}
 	if (ndone > 1 && !opt.quiet)
 		x_counts_warn("in all", &all, opt.p.grain, NULL);
-	(void)added;
 	if (!opt.verbose)
 		return;
 	if (ix.bloom)
@@ -348,7 +346,7 @@ statistics(size_t mem)
 	else
 		pskd_warnx("index: %" PRIu64 " units, %zu bytes of memory for "
 		    "the %zu held in it (%.1f a unit)", ix.units, mem,
-		    ix.mem.n, ix.mem.n ? (double)mem / (double)ix.mem.n : 0.0);
+		    held, held ? (double)mem / (double)held : 0.0);
 }
 
 static void
@@ -372,7 +370,7 @@ online(int argc, char **argv)
 {
 	uint64_t nbits = 0;
 	uint32_t k = 0;
-	size_t mem;
+	size_t mem, held;
 	int rc;
 
 	if (opt.shard != PSKD_IX_NEXT && opt.dir == NULL) {
@@ -396,12 +394,13 @@ online(int argc, char **argv)
 		one_document();
 	input_end();
 	mem = x_index_memory(&ix);
+	held = ix.mem.n;
 	rc = pskd_stage_close(&st);
 	for (k = 0; k < ndone; k++)
 		done[k].c.rejected = 0;
 	if (x_index_pend(&ix, err, sizeof(err)) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s", err);
-	statistics(mem);
+	statistics(mem, held);
 	x_index_close(&ix);
 	x_decide_free(&xd);
 	return rc;
