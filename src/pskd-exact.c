@@ -410,8 +410,11 @@ static int
 commit(int argc, char **argv)
 {
 	(void)argv;
-	if (argc > 0)
+	if (argc > 0) {
+		pskd_warnx("%s: the directory only, no file",
+		    opt.mode.mode == MODE_COMMIT ? "--commit" : "--abort");
 		pskd_usage_error(NULL);
+	}
 	if ((opt.mode.mode == MODE_COMMIT ? x_index_commit_dir(opt.commit,
 	    err, sizeof(err)) : x_index_abort_dir(opt.commit, err,
 	    sizeof(err))) == -1)
@@ -433,8 +436,11 @@ map(int argc, char **argv)
 {
 	struct x_mr mr = mr_params();
 
-	if (opt.output == NULL || opt.shard == PSKD_IX_NEXT || argc > 1)
+	if (opt.output == NULL || opt.shard == PSKD_IX_NEXT || argc > 1) {
+		pskd_warnx("--map: %s", argc > 1 ? "one shard a run" :
+		    "needs -s shard and -o prefix");
 		pskd_usage_error(NULL);
+	}
 	x_mr_map(&mr, argc > 0 ? argv[0] : NULL);
 	return 0;
 }
@@ -443,8 +449,10 @@ static int
 reduce(int argc, char **argv)
 {
 	(void)argv;
-	if (argc > 0)
+	if (argc > 0) {
+		pskd_warnx("--reduce: reads the standard input, no file");
 		pskd_usage_error(NULL);
+	}
 	x_mr_reduce();
 	return 0;
 }
@@ -454,8 +462,10 @@ apply(int argc, char **argv)
 {
 	struct x_mr mr = mr_params();
 
-	if (opt.shard == PSKD_IX_NEXT || argc == 0)
+	if (opt.shard == PSKD_IX_NEXT || argc == 0) {
+		pskd_warnx("--apply: needs -s shard and the repeat files");
 		pskd_usage_error(NULL);
+	}
 	stage_options();
 	return x_mr_apply(&mr, &st, opt.apply, argv, argc);
 }
