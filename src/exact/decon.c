@@ -106,18 +106,20 @@ gram_add(struct x_decon *x, uint64_t key, uint32_t item, uint64_t off,
 	x->ngram++;
 }
 
-/* Whether the item's n-grams so far, from first, hold these bytes. */
-static int
-had(const struct x_decon *x, size_t first, uint64_t key,
-    const unsigned char *p, size_t len)
-{
-	size_t g;
+/* The pool, for gram_cmp (qsort has no argument). */
+static const unsigned char *cmp_pool;
 
-	for (g = first; g < x->ngram; g++)
-		if (x->gram[g].key == key && x->gram[g].len == len &&
-		    memcmp(x->pool.p + x->gram[g].off, p, len) == 0)
-			return 1;
-	return 0;
+/* By key, then length and bytes: the same n-gram side by side. */
+static int
+gram_cmp(const void *pa, const void *pb)
+{
+	const struct x_gram *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return memcmp(cmp_pool + a->off, cmp_pool + b->off, a->len);
 }
 
 /*
@@ -128,7 +130,7 @@ static void
 item_grams(struct x_decon *x, uint32_t item)
 {
 	const uint32_t *sv = (const uint32_t *)(void *)x->seps.p;
-	size_t nw = x->ntext.len ? x->seps.len / 4 + 1 : 0, i, a, b, first;
+	size_t nw = x->ntext.len ? x->seps.len / 4 + 1 : 0, i, j, a, b, first;
 	uint64_t base = x->pool.len, key, h = 0;
 
 	pskd_buf_add(&x->pool, x->ntext.p, x->ntext.len);
@@ -138,13 +140,16 @@ item_grams(struct x_decon *x, uint32_t item)
 		key = fmix64(h);
 		word(sv, nw, x->ntext.len, i, &a, &b);
 		word(sv, nw, x->ntext.len, i + x->n - 1, &b, &b);
-		/* Items repeat few n-grams: the item's own list is short. */
-		if (x->ngram - first < 4096 && had(x, first, key,
-		    x->ntext.p + a, b - a))
-			continue;
 		gram_add(x, key, item, base + a, b - a);
-		x->item[item].ngrams++;
 	}
+	/* Each n-gram of the item once. */
+	cmp_pool = x->pool.p;
+	qsort(x->gram + first, x->ngram - first, sizeof(*x->gram), gram_cmp);
+	for (i = first, j = first; i < x->ngram; i++)
+		if (j == first || gram_cmp(&x->gram[j - 1], &x->gram[i]) != 0)
+			x->gram[j++] = x->gram[i];
+	x->ngram = j;
+	x->item[item].ngrams = j - first;
 }
 
 int
