@@ -152,14 +152,42 @@ item_grams(struct x_decon *x, uint32_t item)
 	x->item[item].ngrams = j - first;
 }
 
+void
+x_decon_bench(struct x_decon *x, const char *name, size_t len)
+{
+	struct x_bench *bn;
+
+	x->bench = pskd_xreallocarray(x->bench, x->nbench + 1,
+	    sizeof(*x->bench));
+	bn = &x->bench[x->nbench++];
+	bn->name = pskd_xstrndup(name, len);
+	bn->first = (uint32_t)x->nitem;
+	bn->n = 0;
+}
+
+void
+x_decon_item(struct x_decon *x, const char *id, size_t idlen,
+    const unsigned char *text, size_t len)
+{
+	struct x_item *it;
+
+	x->item = pskd_xreallocarray(x->item, x->nitem + 1, sizeof(*x->item));
+	it = &x->item[x->nitem];
+	memset(it, 0, sizeof(*it));
+	it->bench = (uint32_t)(x->nbench - 1);
+	it->id = pskd_xstrndup(id, idlen);
+	(void)words(x, text, len);
+	item_grams(x, (uint32_t)x->nitem);
+	x->nitem++;
+	x->bench[x->nbench - 1].n++;
+}
+
 int
 x_decon_load(struct x_decon *x, const char *path, const char *fields,
     const char *idfield, struct pskd_error *e)
 {
 	struct pskd_reader r;
 	struct pskd_doc d;
-	struct x_bench *bn;
-	struct x_item *it;
 	const unsigned char *line;
 	const char *base = strrchr(path, '/');
 	char num[24];
@@ -173,31 +201,17 @@ x_decon_load(struct x_decon *x, const char *path, const char *fields,
 		pskd_doc_free(&d);
 		return -1;
 	}
-	x->bench = pskd_xreallocarray(x->bench, x->nbench + 1,
-	    sizeof(*x->bench));
-	bn = &x->bench[x->nbench++];
 	base = base ? base + 1 : path;
-	bn->name = pskd_xstrndup(base, strcspn(base, "."));
-	bn->first = (uint32_t)x->nitem;
-	bn->n = 0;
+	x_decon_bench(x, base, strcspn(base, "."));
 	while ((rc = pskd_reader_line(&r, &line, &len)) == 1) {
 		if (pskd_doc_parse(&d, line, len) == -1) {
 			pskd_error_set(e, 0, "%s:%llu: %s", r.name,
 			    (unsigned long long)r.lineno, d.err);
 			break;
 		}
-		x->item = pskd_xreallocarray(x->item, x->nitem + 1,
-		    sizeof(*x->item));
-		it = &x->item[x->nitem];
-		memset(it, 0, sizeof(*it));
-		it->bench = (uint32_t)(x->nbench - 1);
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)r.lineno);
-		it->id = d.id ? pskd_xstrndup((const char *)d.id, d.idlen) :
-		    pskd_xstrdup(num);
-		(void)words(x, d.text, d.textlen);
-		item_grams(x, (uint32_t)x->nitem);
-		x->nitem++;
-		bn->n++;
+		x_decon_item(x, d.id ? (const char *)d.id : num, d.id ?
+		    d.idlen : strlen(num), d.text, d.textlen);
 	}
 	if (rc == -1)
 		pskd_error_set(e, 0, "%s: %s", r.name, strerror(errno));

@@ -162,6 +162,7 @@ void	x_bloom_prefetch(const struct x_bloom *b, uint64_t h);
 /* ---- xindex.c, xsave.c: the units seen, in memory or in an index ------- */
 
 #define X_KIND		"pskd-exact index"	/* its manifest's */
+#define X_SPILL_MIN	4096	/* the fewest units a spill writes */
 #define X_VERSION	1
 
 /* An input: its number and its first document's (for naming them). */
@@ -352,6 +353,10 @@ void	x_decon_init(struct x_decon *x, uint32_t n, unsigned norm);
  */
 int	x_decon_load(struct x_decon *x, const char *path, const char *fields,
 	    const char *idfield, struct pskd_error *e);
+/* A benchmark named name[0..len), and an item of it (the last one's). */
+void	x_decon_bench(struct x_decon *x, const char *name, size_t len);
+void	x_decon_item(struct x_decon *x, const char *id, size_t idlen,
+	    const unsigned char *text, size_t len);
 /* After the last file: the lookup table. */
 void	x_decon_ready(struct x_decon *x);
 /*

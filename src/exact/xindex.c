@@ -229,7 +229,9 @@ x_index_add(struct x_index *ix, uint64_t h, uint64_t doc, char *err,
 	}
 	x_table_add(&ix->mem, h, (uint32_t)(doc - ix->base));
 	ix->units++;
-	if (ix->dir != NULL && x_table_memory(&ix->mem) > ix->memlimit)
+	/* A segment of at least X_SPILL_MIN units, however small -m is. */
+	if (ix->dir != NULL && ix->mem.n >= X_SPILL_MIN &&
+	    x_table_memory(&ix->mem) > ix->memlimit)
 		return x_index_spill(ix, err, errsize);
 	return 0;
 }
