@@ -191,11 +191,11 @@ x_decide(struct x_decide *x, struct pskd_stage *st, uint64_t num,
 	}
 	changed = pskd_xcalloc(d->nf, 1);
 	removed = rebuild(x, d, changed, &bytes);
-	for (k = 0; k < d->nf; k++)
+	for (k = 0; k < d->nf && words < x->min; k++)
 		if (!twice(d, k))
 			words += changed[k] ? x_words(&x->u, x->member[k].p,
-			    x->member[k].len) : x_words(&x->u,
-			    d->f[k].value.p, d->f[k].value.len);
+			    x->member[k].len, x->min - words) : x_words(&x->u,
+			    d->f[k].value.p, d->f[k].value.len, x->min - words);
 	if (words < x->min) {
 		c->shorter++;
 		snprintf(a, sizeof(a), "%" PRIu64, words);

@@ -106,20 +106,13 @@ gram_add(struct x_decon *x, uint64_t key, uint32_t item, uint64_t off,
 	x->ngram++;
 }
 
-/* The pool, for gram_cmp (qsort has no argument). */
-static const unsigned char *cmp_pool;
-
-/* By key, then length and bytes: the same n-gram side by side. */
+/* Whether two n-grams are the same words. */
 static int
-gram_cmp(const void *pa, const void *pb)
+same_gram(const struct x_decon *x, const struct x_gram *a,
+    const struct x_gram *b)
 {
-	const struct x_gram *a = pa, *b = pb;
-
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	if (a->len != b->len)
-		return a->len < b->len ? -1 : 1;
-	return memcmp(cmp_pool + a->off, cmp_pool + b->off, a->len);
+	return a->key == b->key && a->len == b->len && memcmp(x->pool.p +
+	    a->off, x->pool.p + b->off, a->len) == 0;
 }
 
 /*
@@ -130,7 +123,9 @@ static void
 item_grams(struct x_decon *x, uint32_t item)
 {
 	const uint32_t *sv = (const uint32_t *)(void *)x->seps.p;
-	size_t nw = x->ntext.len ? x->seps.len / 4 + 1 : 0, i, j, a, b, first;
+	size_t nw = x->ntext.len ? x->seps.len / 4 + 1 : 0, i, j, k, a, b, first;
+	size_t mask;
+	unsigned bits;
 	uint64_t base = x->pool.len, key, h = 0;
 
 	pskd_buf_add(&x->pool, x->ntext.p, x->ntext.len);
@@ -142,12 +137,29 @@ item_grams(struct x_decon *x, uint32_t item)
 		word(sv, nw, x->ntext.len, i + x->n - 1, &b, &b);
 		gram_add(x, key, item, base + a, b - a);
 	}
-	/* Each n-gram of the item once. */
-	cmp_pool = x->pool.p;
-	qsort(x->gram + first, x->ngram - first, sizeof(*x->gram), gram_cmp);
-	for (i = first, j = first; i < x->ngram; i++)
-		if (j == first || gram_cmp(&x->gram[j - 1], &x->gram[i]) != 0)
-			x->gram[j++] = x->gram[i];
+	/* Each n-gram of the item once: a set of them by key. */
+	for (bits = 4; ((size_t)1 << bits) < 2 * (x->ngram - first) + 2;)
+		bits++;
+	if (((size_t)1 << bits) > x->dupcap) {
+		free(x->dup);
+		x->dupcap = (size_t)1 << bits;
+		x->dup = pskd_xcalloc(x->dupcap, sizeof(*x->dup));
+	}
+	mask = ((size_t)1 << bits) - 1;
+	memset(x->dup, 0, ((size_t)1 << bits) * sizeof(*x->dup));
+	for (i = first, j = first; i < x->ngram; i++) {
+		const struct x_gram *g = &x->gram[i];
+
+		for (k = (size_t)(g->key >> (64 - bits)); x->dup[k] != 0;
+		    k = (k + 1) & mask)
+			if (same_gram(x, &x->gram[x->dup[k] - 1], g))
+				break;
+		if (x->dup[k] != 0)
+			continue;
+		x->gram[j] = *g;
+		x->dup[k] = (uint32_t)(j + 1);
+		j++;
+	}
 	x->ngram = j;
 	x->item[item].ngrams = j - first;
 }
@@ -313,6 +325,7 @@ x_decon_free(struct x_decon *x)
 	free(x->gram);
 	free(x->slot);
 	free(x->bits);
+	free(x->dup);
 	free(x->wh);
 	free(x->nm.memo);
 	pskd_buf_free(&x->pool);

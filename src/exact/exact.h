@@ -69,8 +69,12 @@ void	x_units_free(struct x_units *u);
 size_t	x_units_doc(struct x_units *u, const struct pskd_doc *d);
 /* Whether the text of d normalises to nothing (no unit at any grain). */
 int	x_text_empty(struct x_units *u, const unsigned char *s, size_t n);
-/* The words left in s[0..n) after normalisation (the minimum, -w). */
-uint64_t x_words(struct x_units *u, const unsigned char *s, size_t n);
+/*
+ * The words left in s[0..n) after normalisation (the minimum, -w); once
+ * want are counted it may stop, with want or more.
+ */
+uint64_t x_words(struct x_units *u, const unsigned char *s, size_t n,
+	    uint64_t want);
 /* "doc", "para", "line", "span:N": the -g text of p, into out. */
 void	x_grain_name(const struct x_params *p, char *out, size_t size);
 int	x_grain_parse(const char *s, struct x_params *p);
@@ -337,6 +341,8 @@ struct x_decon {
 	uint64_t	*bits;		/* a bit a key's top bits: a prefilter */
 	unsigned	 bitbits;
 	uint64_t	 pow;		/* B^(n-1), to roll */
+	uint32_t	*dup;		/* loading: an item's n-grams + 1, by key */
+	size_t		 dupcap;
 	/* a document's */
 	struct pskd_buf	 ntext, seps;
 	uint64_t	*wh;

@@ -298,23 +298,44 @@ x_units_doc(struct x_units *u, const struct pskd_doc *d)
 	return u->n;
 }
 
-uint64_t
-x_words(struct x_units *u, const unsigned char *s, size_t n)
+/* The words of s[0..n) normalised (a collapsed run of them). */
+static uint64_t
+words_norm(struct x_units *u, const unsigned char *s, size_t n)
 {
-	uint64_t w = 0;
+	uint64_t w;
 	size_t i;
 
-	if (u->p.raw) {
-		for (i = 0; i < n; i++)
-			w += !isw(s[i]) && (i == 0 || isw(s[i - 1]));
-		return w;
-	}
 	u->ntext.len = 0;
 	(void)pskd_norm_text(&u->nm, &u->ntext, s, n, 1, NULL);
 	if (u->ntext.len == 0)
 		return 0;
 	for (w = 1, i = 0; i < u->ntext.len; i++)
 		w += u->ntext.p[i] == ' ';
+	return w;
+}
+
+#define WORDS_CHUNK	128	/* bytes; doubled each chunk */
+
+uint64_t
+x_words(struct x_units *u, const unsigned char *s, size_t n, uint64_t want)
+{
+	uint64_t w = 0;
+	size_t i, e, c;
+
+	if (u->p.raw) {
+		for (i = 0; i < n && w < want; i++)
+			w += !isw(s[i]) && (i == 0 || isw(s[i - 1]));
+		return w;
+	}
+	/*
+	 * In chunks that end after an ASCII white space byte, which is a
+	 * space after normalisation whatever the steps: no word spans two.
+	 */
+	for (i = 0, c = WORDS_CHUNK; i < n && w < want; i = e, c *= 2) {
+		for (e = c < n - i ? i + c : n; e < n && !isw(s[e - 1]); e++)
+			;
+		w += words_norm(u, s + i, e - i);
+	}
 	return w;
 }
 

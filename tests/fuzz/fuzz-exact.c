@@ -35,6 +35,7 @@ units(const unsigned char *p, size_t n)
 	struct x_units u;
 	const unsigned char *nul;
 	size_t a, g, i, j, end[PSKD_DOC_MAXFIELDS];
+	uint64_t all, want, w;
 	int raw;
 
 	n = pskd_utf8_check(p, n);
@@ -95,7 +96,13 @@ units(const unsigned char *p, size_t n)
 					abort();
 				end[s->member] = s->end;
 			}
-			(void)x_words(&u, p, a);
+			/* Counting stops at what is wanted, or counts all. */
+			all = x_words(&u, p, a, UINT64_MAX);
+			for (want = 1; want < 64; want *= 3) {
+				w = x_words(&u, p, a, want);
+				if (all >= want ? w < want || w > all : w != all)
+					abort();
+			}
 			x_units_free(&u);
 		}
 	pskd_doc_free(&d);
