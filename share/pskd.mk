@@ -28,6 +28,9 @@
 #   LANG       pskd-lid --keep: the languages to keep (en, or en,de);
 #              empty: no language step.  Taken from this Makefile or the
 #              command line only, never from the locale's LANG variable
+#   LANGSCORE  pskd-lid -t: kept when a kept language's score is over it
+#              (0.65, FineWeb's); LANGMODEL: pskd-lid -m (lid176, or a
+#              fastText model file: GlotLID's)
 #   FILTER     pskd-filter -r: the rule sets (gopher-quality,c4,...);
 #              empty: no filter step
 #   DECON      benchmark files for pskd-decon -b (blank-separated);
@@ -57,7 +60,8 @@
 #   make mapreduce  the map-reduce verdicts in MR (D/mr-P) without using
 #                   them, to compare with the index's
 #   make lists      D/lists/shards, pieces, parts: the work items of the
-#                   steps below, one a line, for a scheduler
+#                   steps below, one a line, for a scheduler; stages: the
+#                   document stages that are on (an empty line when none)
 #   make pskd-step-STEP-ITEM   one step of one item, its inputs made
 #                   already (Slurm array tasks, parallel --sshlogin jobs):
 #                   fetch-NAME clean-NAME map-PIECE pairs-PART cluster
@@ -101,6 +105,8 @@ ZSTDFLAGS    ?= -3
 MR           ?= $(D)/mr-$(P)$(if $(filter-out 1,$(PIECES)),x$(PIECES))
 FILTER       ?=
 DECON        ?=
+LANGMODEL    ?= lid176
+LANGSCORE    ?= 0.65
 LANGFLAGS    ?=
 FILTERFLAGS  ?=
 DECONFLAGS   ?=
@@ -343,8 +349,8 @@ pskd_cmd_tok = pskd-unzst $1 | $(pskd_redact) pskd-tok -q $(pskd_tokflags) $(psk
 # FILTER, DECON): documents in, the kept ones out, its verdicts and
 # dropped lines in D/clean/NAME.STAGE.verdicts and .dropped.
 pskd_stage_out = --verdicts $(D)/clean/$1.$2.verdicts --dropped $(D)/clean/$1.$2.dropped
-pskd_cmd_lang   = pskd-lid -q -m lid176 --keep $(pskd_on.lang) $(pskd_field) \
-    $(LANGFLAGS) $(call pskd_stage_out,$1,lang)
+pskd_cmd_lang   = pskd-lid -q -m $(LANGMODEL) --keep $(pskd_on.lang) \
+    -t $(LANGSCORE) $(pskd_field) $(LANGFLAGS) $(call pskd_stage_out,$1,lang)
 pskd_cmd_filter = pskd-filter -q -r $(FILTER) $(pskd_field) $(FILTERFLAGS) \
     $(call pskd_stage_out,$1,filter)
 pskd_cmd_decon  = pskd-decon -q $(addprefix -b ,$(DECON)) $(pskd_field) \
@@ -428,6 +434,7 @@ lists: $(D)/lists/shards
 	$(call pskd_list,-v mode=pieces) > $(D)/lists/pieces.tmp
 	mv $(D)/lists/pieces.tmp $(D)/lists/pieces
 	printf '%s\n' $(PARTS) > $(D)/lists/parts
+	printf '%s\n' $(pskd_clean) > $(D)/lists/stages
 
 # ---- deduplication ------------------------------------------------------------
 

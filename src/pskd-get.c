@@ -131,6 +131,7 @@ get_lists(struct pskd_get *g, int argc, char **argv)
 {
 	int i;
 
+	pskd_get_fd_limit(g->opt->jobs);
 	if (argc == 0)
 		pskd_get_read_list(g, NULL);
 	for (i = 0; i < argc; i++)
@@ -150,10 +151,25 @@ get_url(struct pskd_get *g, struct pskd_get_opt *opt, const char *url,
 		opt->jobs = 1;
 		opt->resume_only = 0;
 	} else {
+		pskd_get_fd_limit(opt->jobs);
 		pskd_get_open_folder(g);
 		pskd_get_plan_one(g, url, sha);
 	}
 	return pskd_get_run(g);
+}
+
+/*
+ * A header's value may be a secret, and the argument vector is for any
+ * user to read (/proc/PID/cmdline, ps): once copied, it is blanked there,
+ * its name left.  --header-file leaves it no moment there at all.
+ */
+static void
+blank_value(char *h)
+{
+	char *v = strchr(h, ':');
+
+	if (v != NULL)
+		memset(v + 1, ' ', strlen(v + 1));
 }
 
 /* "shards/" names files "shards/x", not "shards//x". */
@@ -226,6 +242,7 @@ main(int argc, char **argv)
 				    "(Name: value)");
 				pskd_usage_error(NULL);
 			}
+			blank_value(optarg);
 			creds = 1;
 			break;
 		case 'j':

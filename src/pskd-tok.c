@@ -12,7 +12,7 @@
 
 #include "pskd.h"
 #include "tok/tok.h"
-#include "tok/trainspecial.h"
+#include "tok/train-special.h"
 
 static const char usage_text[] =
     "pskd-tok [-bPq] [-E encoding] [-v vocab] [--bos token | --no-bos]\n"
@@ -66,11 +66,14 @@ usage(void)
 	    "  -l, --lines             plain text, one document a line\n"
 	    "  -o, --output FILE       write FILE (and with --train "
 	    "FILE.special),\n"
-	    "                          complete or not at all\n"
+	    "                          complete or not at all; - the "
+	    "standard output\n"
 	    "  -P, --progress          show progress even when stderr is not "
 	    "a terminal\n"
 	    "  -q, --quiet             no progress\n"
-	    "  -r, --raw               plain text, each file one document\n"
+	    "  -r, --raw               plain text, each file one document, "
+	    "in pieces\n"
+	    "                          of 4 MiB at most\n"
 	    "  -v, --vocab FILE        the vocabulary (ranks, tokenizer.json "
 	    "or characters)\n"
 	    "      --allow-special     special token text in documents is "

@@ -54,28 +54,6 @@ usage(void)
 	exit(0);
 }
 
-/* -r FROM-TO: two byte offsets, FROM <= TO. */
-static void
-parse_range(const char *s)
-{
-	const char *dash = strchr(s, '-');
-	char *a;
-
-	if (dash == NULL) {
-		pskd_warnx("--range: '%s' is not FROM-TO", s);
-		pskd_usage_error(NULL);
-	}
-	a = pskd_xstrndup(s, (size_t)(dash - s));
-	opt.from = pskd_optnum("--range", a, 0, UINT64_MAX, 0);
-	opt.to = pskd_optnum("--range", dash + 1, 0, UINT64_MAX, 0);
-	free(a);
-	if (opt.from > opt.to) {
-		pskd_warnx("--range: '%s' ends before it starts", s);
-		pskd_usage_error(NULL);
-	}
-	opt.range = 1;
-}
-
 /* Move in to file offset to: a seek when the file allows it. */
 static void
 seek_to(struct unz_in *in, uint64_t to)
@@ -257,7 +235,10 @@ main(int argc, char **argv)
 			    PSKD_NUM_SIZE);
 			break;
 		case 'o': opt.output = optarg; break;
-		case 'r': parse_range(optarg); break;
+		case 'r':
+			pskd_optrange("--range", optarg, &opt.from, &opt.to);
+			opt.range = 1;
+			break;
 		case 's':
 			opt.split = pskd_optnum("-s", optarg, 1, 1000000, 0);
 			break;

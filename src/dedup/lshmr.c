@@ -16,16 +16,6 @@
 #define PAIRLINE 43	/* "ssssssssss dddddddddd ssssssssss dddddddddd" */
 #define DOCS_HEAD "#pskd-lsh-docs 1 "
 
-static char *
-name_of(const char *prefix, const char *suffix)
-{
-	size_t n = strlen(prefix) + strlen(suffix) + 1;
-	char *p = pskd_xmalloc(n);
-
-	snprintf(p, n, "%s%s", prefix, suffix);
-	return p;
-}
-
 static void
 params_line(struct pskd_writer *w, const struct pskd_frame_params *fp,
     uint32_t b, uint32_t r, uint32_t shard)
@@ -55,11 +45,11 @@ pskd_lshmr_map(const struct pskd_lshmr *mr, char **paths, int npaths)
 	kof = pskd_xcalloc(mr->parts, sizeof(*kof));
 	kw = pskd_xcalloc(mr->parts, sizeof(*kw));
 	names = pskd_xcalloc((size_t)mr->parts + 1, sizeof(*names));
-	names[mr->parts] = name_of(mr->prefix, ".docs");
+	names[mr->parts] = pskd_xconcat(mr->prefix, ".docs");
 	pskd_output_writer(&dof, &dw, names[mr->parts], 0);
 	for (i = 0; i < mr->parts; i++) {
 		snprintf(suffix, sizeof(suffix), ".keys-%03" PRIu32, i);
-		names[i] = name_of(mr->prefix, suffix);
+		names[i] = pskd_xconcat(mr->prefix, suffix);
 		pskd_output_writer(&kof[i], &kw[i], names[i], 0);
 	}
 	for (p = 0; p < (npaths ? npaths : 1); p++) {
@@ -242,7 +232,7 @@ load_docs(struct shard *sh, uint32_t k)
 {
 	struct pskd_reader r;
 	const unsigned char *line, *tab;
-	char *path = name_of(sh->prefix, ".docs");
+	char *path = pskd_xconcat(sh->prefix, ".docs");
 	size_t len, cap = 0, i;
 	int rc, hi, lo;
 
@@ -403,7 +393,7 @@ pskd_lshmr_cluster(const struct pskd_lshmr *mr, char **prefixes, int n,
 			    PRIu32, sh[s - 1].prefix, sh[s].prefix, sh[s].num);
 	pskd_reader_fdopen(&r, 0, "<stdin>");
 	for (s = 0; s < n; s++) {
-		char *path = name_of(sh[s].prefix, ".verdicts");
+		char *path = pskd_xconcat(sh[s].prefix, ".verdicts");
 
 		pskd_verdicts_open(&v, path, NULL);
 		for (d = 0; d < sh[s].n; d++) {

@@ -41,11 +41,7 @@ xdtype_limit(enum xdtype d)
 char *
 xport_path(const struct xport *x, const char *suffix)
 {
-	size_t n = strlen(x->prefix) + strlen(suffix) + 1;
-	char *p = pskd_xmalloc(n);
-
-	snprintf(p, n, "%s%s", x->prefix, suffix);
-	return p;
+	return pskd_xconcat(x->prefix, suffix);
 }
 
 /* What a run that ends before its commit must undo (see xport_mkdirs). */

@@ -77,10 +77,9 @@ void	xscan_portable(int on);
 /* ---- eot.c ------------------------------------------------------------- */
 
 /*
- * The end-of-text id of a tiktoken encoding (-E), or of a vocabulary file
- * (-v): from VOCAB.special when there is one, else from the encoding its
- * name starts with; "char" with -v counts the characters.  Exit 1 or 2 with
- * a message when it cannot tell.
+ * The end-of-text id pskd-tok writes with -E encoding and -v vocab (either
+ * NULL), by pskd-tok's own rules (tok/tokinfo.h).  Exit 1 or 2 with a
+ * message when it cannot tell.
  */
 uint64_t xeot_lookup(const char *encoding, const char *vocab);
 

@@ -3,10 +3,11 @@
  * headers it dumps.  The argument vector is fixed here: -q first (no
  * .curlrc), globbing off, protocols limited, redirects not followed (the
  * caller follows them, hop by hop, with the URL curl resolved); the URL and
- * the request headers come on curl's standard input as a config.
+ * the request headers come on curl's standard input as a config.  A
+ * request holds two descriptors here while it runs (pskd_curl_fds).
  */
 #define _GNU_SOURCE
-#include <sys/socket.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -24,6 +25,7 @@
 
 #include "pskd.h"
 #include "curl.h"
+#include "manifest.h"
 
 extern char **environ;
 
@@ -57,19 +59,11 @@ pskd_http_free(struct pskd_http *h)
 	pskd_http_init(h);
 }
 
+/* A header's value that is a whole number, all of it. */
 static int
-parse_u64(const char *s, uint64_t *v, const char **end)
+number(const char *v, uint64_t *n)
 {
-	char *e;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &e, 10);
-	if (errno != 0)
-		return -1;
-	*end = e;
-	return 0;
+	return pskd_get_u64(v, strlen(v), n);
 }
 
 static void
@@ -81,7 +75,7 @@ retry_after(struct pskd_http *h, const char *v)
 	time_t when;
 
 	memset(&tm, 0, sizeof(tm));
-	if (parse_u64(v, &s, &e) == 0 && *e == '\0')
+	if (number(v, &s) == 0)
 		h->retry_after = s > 600 ? 600 : (double)s;
 	else if ((e = strptime(v, "%a, %d %b %Y %H:%M:%S GMT", &tm)) !=
 	    NULL && *e == '\0') {
@@ -92,25 +86,28 @@ retry_after(struct pskd_http *h, const char *v)
 	}
 }
 
+/* Content-Range: "bytes FIRST-LAST/TOTAL" (or a star for the range). */
 static void
 content_range(struct pskd_http *h, const char *v)
 {
-	const char *e;
+	const char *dash, *slash;
 	uint64_t last;
 
 	if (strncasecmp(v, "bytes ", 6) != 0)
 		return;
 	v += 6;
-	if (*v == '*')
-		e = v + 1;
-	else if (parse_u64(v, &h->range_start, &e) == 0 && *e == '-' &&
-	    parse_u64(e + 1, &last, &e) == 0 && last >= h->range_start)
+	if ((slash = strchr(v, '/')) == NULL)
+		return;
+	dash = memchr(v, '-', (size_t)(slash - v));
+	if (slash - v == 1 && *v == '*')
+		;
+	else if (dash != NULL && pskd_get_u64(v, (size_t)(dash - v),
+	    &h->range_start) == 0 && pskd_get_u64(dash + 1,
+	    (size_t)(slash - dash - 1), &last) == 0 && last >= h->range_start)
 		h->range_known = 1;
 	else
 		return;
-	if (*e == '/' && parse_u64(e + 1, &h->range_total, &e) == 0 &&
-	    *e == '\0')
-		h->range_total_known = 1;
+	h->range_total_known = number(slash + 1, &h->range_total) == 0;
 }
 
 /* 32 bytes of base64 (with its one '=' of padding) as hex, or "". */
@@ -201,7 +198,6 @@ static void
 header_line(struct pskd_http *h, char *line)
 {
 	char *colon, *v;
-	const char *e;
 	size_t n;
 
 	n = strlen(line);
@@ -221,8 +217,7 @@ header_line(struct pskd_http *h, char *line)
 	for (v = colon + 1; *v == ' ' || *v == '\t'; v++)
 		;
 	if (strcasecmp(line, "content-length") == 0) {
-		h->length_known = parse_u64(v, &h->length, &e) == 0 &&
-		    *e == '\0';
+		h->length_known = number(v, &h->length) == 0;
 	} else if (strcasecmp(line, "content-range") == 0) {
 		content_range(h, v);
 	} else if (strcasecmp(line, "etag") == 0) {
@@ -238,8 +233,7 @@ header_line(struct pskd_http *h, char *line)
 	} else if (strcasecmp(line, "x-linked-etag") == 0) {
 		linked_etag(h, v);
 	} else if (strcasecmp(line, "x-linked-size") == 0) {
-		h->linked_size_known = parse_u64(v, &h->linked_size, &e) == 0 &&
-		    *e == '\0';
+		h->linked_size_known = number(v, &h->linked_size) == 0;
 	} else if (strcasecmp(line, "repr-digest") == 0) {
 		digest(v, 1, h->repr_sha);
 	} else if (strcasecmp(line, "digest") == 0)
@@ -290,24 +284,6 @@ pskd_curl_config(struct pskd_buf *b, const char *name, const char *v)
 	pskd_buf_add(b, "\"\n", 2);
 }
 
-/* Send all of b on the socket s; -1 when curl went away first. */
-static int
-send_all(int s, const struct pskd_buf *b)
-{
-	size_t off = 0;
-	ssize_t n;
-
-	while (off < b->len) {
-		n = send(s, b->p + off, b->len - off, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		off += (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * curl's environment: pskd-get's without HF_TOKEN, which curl does not
  * need and which then cannot reach a process that does not need it.
@@ -328,6 +304,31 @@ make_curl_env(void)
 			curl_env[k++] = environ[n];
 }
 
+/*
+ * Starts of curl take turns: the descriptors a start needs besides the
+ * two it keeps (the config and the child's ends of the pipes) are then
+ * open for one job at a time, which is what pskd_curl_fds counts on.
+ */
+static pthread_mutex_t start_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* The config as a file in memory, read from its start; -1 with errno. */
+static int
+config_file(const struct pskd_buf *cfg)
+{
+	int fd = memfd_create("pskd-get-curl-config", MFD_CLOEXEC), e;
+
+	if (fd == -1)
+		return -1;
+	if (pskd_write_all(fd, cfg->p, cfg->len) == -1 ||
+	    lseek(fd, 0, SEEK_SET) == -1) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
 int
 pskd_curl_start(struct pskd_curl *c, const char *url, uint64_t from,
     const char *if_range, const struct pskd_buf *extra)
@@ -336,7 +337,9 @@ pskd_curl_start(struct pskd_curl *c, const char *url, uint64_t from,
 	 * Fixed settings only: the URL and headers go on curl's standard
 	 * input as a config (--config -), never in an argument vector, where
 	 * any user could read them and where a long URL would not fit.  The
-	 * write-out names the redirect's URL on stderr, the third pipe.
+	 * header dump (fd 3) and curl's stderr are one pipe: --silent keeps
+	 * stderr for the write-out, the redirect's URL, which comes after
+	 * the headers, at the end of the transfer.
 	 */
 	static char *const argv[] = {
 		"curl", "-q",		/* first: never read a .curlrc */
@@ -348,8 +351,7 @@ pskd_curl_start(struct pskd_curl *c, const char *url, uint64_t from,
 	posix_spawn_file_actions_t fa;
 	struct pskd_buf cfg = { NULL, 0, 0 };
 	char range[32], *ifr;
-	int bp[2] = { -1, -1 }, hp[2] = { -1, -1 }, ep[2] = { -1, -1 };
-	int sv[2] = { -1, -1 }, e, i;
+	int bp[2] = { -1, -1 }, hp[2] = { -1, -1 }, cf = -1, e, i;
 
 	pthread_once(&curl_env_once, make_curl_env);
 	if (from > 0) {
@@ -367,46 +369,42 @@ pskd_curl_start(struct pskd_curl *c, const char *url, uint64_t from,
 		pskd_buf_add(&cfg, extra->p, extra->len);
 	pskd_curl_config(&cfg, "url", url);
 
+	pthread_mutex_lock(&start_mu);
 	/* Close-on-exec, so a curl started by another thread gets none. */
-	if (pipe2(bp, O_CLOEXEC) == -1 || pipe2(hp, O_CLOEXEC) == -1 ||
-	    pipe2(ep, O_CLOEXEC) == -1 ||
-	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
+	if ((cf = config_file(&cfg)) == -1 || pipe2(bp, O_CLOEXEC) == -1 ||
+	    pipe2(hp, O_CLOEXEC) == -1) {
 		e = errno;
 		goto fail;
 	}
 	pskd_pipe_grow(bp[0]);
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
+	posix_spawn_file_actions_adddup2(&fa, cf, 0);
 	posix_spawn_file_actions_adddup2(&fa, bp[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, ep[1], 2);
+	posix_spawn_file_actions_adddup2(&fa, hp[1], 2);
 	posix_spawn_file_actions_adddup2(&fa, hp[1], 3);
 	e = posix_spawnp(&c->pid, "curl", &fa, NULL, argv, curl_env);
 	posix_spawn_file_actions_destroy(&fa);
 	if (e != 0)
 		goto fail;
+	close(cf);
 	close(bp[1]);
 	close(hp[1]);
-	close(ep[1]);
-	close(sv[1]);
+	pthread_mutex_unlock(&start_mu);
 	c->body = bp[0];
 	c->hdrs = hp[0];
-	c->err = ep[0];
-	/* A curl that died before reading it all fails in pskd_curl_end. */
-	(void)send_all(sv[0], &cfg);
-	close(sv[0]);
+	memset(&c->rest, 0, sizeof(c->rest));
 	pskd_buf_free(&cfg);
 	return 0;
 fail:
+	if (cf != -1)
+		close(cf);
 	for (i = 0; i < 2; i++) {
 		if (bp[i] != -1)
 			close(bp[i]);
 		if (hp[i] != -1)
 			close(hp[i]);
-		if (ep[i] != -1)
-			close(ep[i]);
-		if (sv[i] != -1)
-			close(sv[i]);
 	}
+	pthread_mutex_unlock(&start_mu);
 	pskd_buf_free(&cfg);
 	errno = e;
 	return -1;
@@ -420,6 +418,8 @@ pskd_curl_headers(struct pskd_curl *c, struct pskd_http *h, double stall,
 	char buf[4096];
 	ssize_t got;
 	int r;
+
+	size_t used;
 
 	*stalled = 0;
 	pskd_http_init(h);
@@ -436,10 +436,10 @@ pskd_curl_headers(struct pskd_curl *c, struct pskd_http *h, double stall,
 			continue;
 		if (got <= 0)
 			break;
-		(void)pskd_http_feed(h, buf, (size_t)got);
+		used = pskd_http_feed(h, buf, (size_t)got);
+		/* After the headers: the start of the write-out. */
+		pskd_buf_add(&c->rest, buf + used, (size_t)got - used);
 	}
-	close(c->hdrs);
-	c->hdrs = -1;
 	return h->final ? 0 : -1;
 }
 
@@ -481,8 +481,9 @@ pskd_curl_redirect(struct pskd_curl *c, double stall)
 	char *url = NULL;
 
 	/* A redirect's body is small; one that does not end is a fault. */
+	pskd_buf_add(&b, c->rest.p, c->rest.len);
 	if (read_to_end(c->body, NULL, 1u << 20, stall) == 0 &&
-	    read_to_end(c->err, &b, 65536, stall) == 0 && b.len > 0 &&
+	    read_to_end(c->hdrs, &b, 65536, stall) == 0 && b.len > 0 &&
 	    memchr(b.p, '\0', b.len) == NULL)
 		url = pskd_xstrndup((const char *)b.p, b.len);
 	pskd_buf_free(&b);
@@ -498,9 +499,8 @@ pskd_curl_end(struct pskd_curl *c, int kill_it)
 		close(c->hdrs);
 	if (c->body != -1)
 		close(c->body);
-	if (c->err != -1)
-		close(c->err);
-	c->hdrs = c->body = c->err = -1;
+	c->hdrs = c->body = -1;
+	pskd_buf_free(&c->rest);
 	if (kill_it)
 		kill(c->pid, SIGTERM);
 	while (waitpid(c->pid, &st, 0) == -1)

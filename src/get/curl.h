@@ -2,7 +2,8 @@
  * curl.h - one request through the curl program: spawned with a fixed
  * argument vector (never a shell), the URL and headers on its standard
  * input as a config, the body on a pipe from its stdout, the response
- * headers on a second pipe (--dump-header /dev/fd/3), parsed here.  curl
+ * headers on a second pipe (--dump-header /dev/fd/3), parsed here, and
+ * after them on the same pipe (curl's stderr) the write-out.  curl
  * does not follow redirects: pskd-get does, one request a hop, so that it
  * decides what each host is sent.
  */
@@ -53,9 +54,16 @@ size_t	pskd_http_feed(struct pskd_http *h, const char *p, size_t n);
 struct pskd_curl {
 	pid_t		 pid;
 	int		 body;		/* read the body here */
-	int		 hdrs;		/* and the headers here */
-	int		 err;		/* the redirect's URL comes here */
+	int		 hdrs;		/* the headers, then the redirect's URL */
+	struct pskd_buf	 rest;		/* read from hdrs after the headers */
 };
+
+/*
+ * Descriptors: a running request holds 2 (body, hdrs); one start at a time
+ * holds PSKD_CURL_START_FDS more while it spawns curl.
+ */
+#define PSKD_CURL_FDS		2
+#define PSKD_CURL_START_FDS	3
 
 /* Append `name = "value"` to a curl config, quoted as curl reads it. */
 void	pskd_curl_config(struct pskd_buf *b, const char *name, const char *v);

@@ -59,8 +59,14 @@ existing(struct pskd_xfer *x, const char *path)
 	struct pskd_get_job *j = x->j;
 	int r = pskd_xfer_check_complete(x, path);
 
-	if (r == 1)
+	if (r == 1) {
+		/* A checkpoint that outlived the rename goes after the save. */
+		if (x->ref_sha[0]) {
+			j->done_ckpt = x->ckpt;
+			x->ckpt = NULL;
+		}
 		return 1;
+	}
 	if (x->g->opt->resume_only) {
 		pskd_get_set_error(j, pskd_xstrdup(r == 0 ? "does not match "
 		    "the manifest or the list (--resume-only)" : "no "
@@ -81,6 +87,9 @@ existing(struct pskd_xfer *x, const char *path)
 		    strerror(errno)));
 		return -1;
 	}
+	/* The checkpoint vouched for bytes that are no longer there. */
+	if (x->ref_sha[0])
+		(void)unlink(x->ckpt);
 	return 0;
 }
 

@@ -13,8 +13,9 @@
  *   curlcfg.c   --curl-config
  *   progress.c  what is shown on stderr while shards download
  *   verify.c    --verify and --annotate: the folder against its manifest
- *   curl.c, manifest.c, sha256.c: the curl program, the records on disk,
- *               SHA-256
+ *   curl.c, manifest.c, store.c, names.c, sha256.c: the curl program,
+ *               the records (store.c: the manifest on disk), a set of
+ *               names, SHA-256
  */
 #ifndef PSKD_GET_H
 #define PSKD_GET_H
@@ -60,7 +61,15 @@ struct pskd_get_job {
 	uint64_t	 want_size;
 	int		 want_size_known;
 	int		 kept;		/* -u -d: another shard of the manifest */
-	struct pskd_shard out;	/* what the manifest says of it */
+	struct pskd_shard out;	/* what the shard's fetch made of it */
+	/*
+	 * What the manifest says of it while the run goes (under the mutex):
+	 * its record in the folder's manifest before, if that was a complete
+	 * shard of this URL, until its fetch ends and out replaces it; so a
+	 * run stopped midway still vouches for the shards it had not
+	 * reached, and one over complete shards writes the same manifest.
+	 */
+	struct pskd_shard rec;
 	char		*error;		/* why it failed */
 	char		*done_ckpt;	/* to remove once the manifest has it */
 	uint64_t	 have;		/* progress (atomic: read by progress.c) */
@@ -82,6 +91,15 @@ struct pskd_get {
 	int		 save_errno;	/* the first manifest save that failed */
 	uint64_t	 done_bytes;	/* of finished shards, for progress */
 	struct pskd_manifest old;	/* the folder's manifest before */
+	struct pskd_names names;	/* of the jobs named so far */
+	/*
+	 * The manifest's bytes on disk, which its lock vouches for (ondisk
+	 * 0: none such): a save of the same bytes writes nothing, so a run
+	 * that changes nothing works in a read-only folder.
+	 */
+	struct pskd_buf	 ondisk_man;
+	int		 ondisk;
+	int		 dirty;		/* a record changed since that save */
 	pthread_mutex_t	 mu;
 	/* progress.c's thread, and the lines it has drawn (under pmu). */
 	pthread_t	 p_th;
@@ -101,8 +119,8 @@ void	pskd_get_plan_one(struct pskd_get *g, const char *url,
 /* -u URL: one shard to the standard output. */
 void	pskd_get_plan_stream(struct pskd_get *g, const char *url,
 	    const char *sha);
-char	*pskd_get_shard_name(const struct pskd_get *g, const char *url,
-	    size_t index);
+/* A name for url's shard, none of g->names: the shards' before it. */
+char	*pskd_get_shard_name(const struct pskd_get *g, const char *url);
 
 /* run.c */
 /*
@@ -110,6 +128,11 @@ char	*pskd_get_shard_name(const struct pskd_get *g, const char *url,
  * load the manifest, which its lock must vouch for (or --force).
  */
 void	pskd_get_open_folder(struct pskd_get *g);
+/*
+ * Raise the soft limit on open files to what `jobs` jobs need, as far as
+ * the hard limit allows; exit 1 with one line if it does not allow that.
+ */
+void	pskd_get_fd_limit(unsigned jobs);
 /* Download every planned shard; the exit status. */
 int	pskd_get_run(struct pskd_get *g);
 

@@ -1,12 +1,17 @@
 /*
  * hasher.c - the running SHA-256 of a shard on a thread of its own: the
  * transfer moves the body from curl's pipe into the file (splice) and says
- * how far it got; this thread reads the new bytes back from the page cache
- * and hashes them, so that hashing and moving bytes overlap.  What it
- * hashed is what is in the file.
+ * how far it got; this thread maps the new bytes of the file (they are in
+ * the page cache) and hashes them there, without a copy, so that hashing
+ * and moving bytes overlap.  What it hashed is what is in the file.
+ *
+ * The hash is the dearest part of a download (a GiB of SHA-256 costs
+ * about what curl spends to receive it), and one stream of it runs on one
+ * core: this thread does nothing else (pskd_sha256_file maps the file).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -15,24 +20,37 @@
 #include "pskd.h"
 #include "xfer.h"
 
-#define HASH_CHUNK	(1u << 20)
+#define HASH_CHUNK	(1u << 20)	/* wake for at least this much */
+#define HASH_MAP	(4u << 20)	/* bytes hashed at a time */
 #define HASH_WAIT_NS	20000000L	/* 20 ms */
+
+/* Hash n bytes from offset at; the digest and its length change together. */
+static int
+hash_more(struct pskd_hasher *hs, uint64_t at, size_t n)
+{
+	int r;
+
+	pthread_mutex_lock(&hs->hmu);
+	r = pskd_sha256_file(hs->h, hs->fd, at, n);
+	if (r == 0)
+		hs->hashed_h = at + n;
+	pthread_mutex_unlock(&hs->hmu);
+	return r;
+}
 
 static void *
 run(void *arg)
 {
 	struct pskd_hasher *hs = arg;
-	unsigned char *buf = pskd_xmalloc(HASH_CHUNK);
 	uint64_t at, want;
-	ssize_t n;
 
 	for (;;) {
 		pthread_mutex_lock(&hs->mu);
 		while (hs->hashed == hs->target && !hs->stop)
 			pthread_cond_wait(&hs->more, &hs->mu);
 		/*
-		 * Hash in large pieces: a few wake-ups and reads a MiB, not
-		 * one a write of curl's; but never let bytes wait long.
+		 * Hash in large pieces: a few wake-ups a MiB, not one a write
+		 * of curl's; but never let bytes wait long.
 		 */
 		if (hs->target - hs->hashed < HASH_CHUNK && !hs->stop) {
 			struct timespec ts;
@@ -53,29 +71,18 @@ run(void *arg)
 		at = hs->hashed;
 		want = hs->target - at;
 		pthread_mutex_unlock(&hs->mu);
-		if (want > HASH_CHUNK)
-			want = HASH_CHUNK;
-		n = pread(hs->fd, buf, (size_t)want, (off_t)at);
-		if (n < 0 && errno == EINTR)
-			continue;
-		pthread_mutex_lock(&hs->mu);
-		if (n <= 0) {
-			/* The file is shorter than the bytes written to it. */
-			hs->err = n == 0 ? EIO : errno;
+		if (want > HASH_MAP)
+			want = HASH_MAP;
+		if (hash_more(hs, at, (size_t)want) == -1) {
+			pthread_mutex_lock(&hs->mu);
+			hs->err = errno;
 			pthread_mutex_unlock(&hs->mu);
 			break;
 		}
-		pthread_mutex_unlock(&hs->mu);
-		/* The digest and its length change together, for peek. */
-		pthread_mutex_lock(&hs->hmu);
-		pskd_sha256_update(hs->h, buf, (size_t)n);
-		hs->hashed_h = at + (uint64_t)n;
-		pthread_mutex_unlock(&hs->hmu);
 		pthread_mutex_lock(&hs->mu);
-		hs->hashed = at + (uint64_t)n;
+		hs->hashed = at + want;
 		pthread_mutex_unlock(&hs->mu);
 	}
-	free(buf);
 	return NULL;
 }
 

@@ -20,25 +20,14 @@ pskd_get_scheme_ok(const char *url)
 	    strncasecmp(url, "file://", 7) == 0;
 }
 
-static int
-name_taken(const struct pskd_get *g, const char *name, size_t upto)
-{
-	size_t i;
-
-	for (i = 0; i < upto; i++)
-		if (g->jobs[i].name && strcmp(g->jobs[i].name, name) == 0)
-			return 1;
-	return 0;
-}
-
 /*
  * A safe file name from the last segment of the URL's path: characters
  * outside [A-Za-z0-9._+-] become '_', leading dots too; names the folder
  * keeps for itself get a '_'; the nth shard of a name gets "-n" before its
- * first dot.
+ * first dot (the names of the shards before it are in g->names).
  */
 char *
-pskd_get_shard_name(const struct pskd_get *g, const char *url, size_t index)
+pskd_get_shard_name(const struct pskd_get *g, const char *url)
 {
 	const char *p = strstr(url, "://"), *end, *seg;
 	char base[PSKD_NAME_MAX + 1], *name, *dot;
@@ -68,8 +57,8 @@ pskd_get_shard_name(const struct pskd_get *g, const char *url, size_t index)
 	else if (!pskd_shard_name_ok(base))
 		strcat(base, "_");
 	name = pskd_xstrdup(base);
-	for (k = 2; name_taken(g, name, index) || !pskd_shard_name_ok(name);
-	    k++) {
+	for (k = 2; pskd_names_find(&g->names, name) != PSKD_NAMES_NONE ||
+	    !pskd_shard_name_ok(name); k++) {
 		free(name);
 		dot = strchr(base, '.');
 		if (dot == NULL)
@@ -184,7 +173,7 @@ pskd_get_plan_one(struct pskd_get *g, const char *url, const char *sha)
 	char *name;
 	size_t i, at = SIZE_MAX;
 
-	name = pskd_get_shard_name(g, url, 0);
+	name = pskd_get_shard_name(g, url);
 	for (i = 0; i < g->old.n; i++) {
 		j = add_job(g);
 		j->kept = 1;

@@ -1,18 +1,13 @@
 /*
- * manifest.c - pskd-get's records on disk: manifest.json (one shard a
- * line, so a reader needs no more than the JSON Lines scanner), its lock,
- * and NAME.partial.json checkpoints.  Formats in pskd-manifest(5).
+ * manifest.c - pskd-get's records: manifest.json (one shard a line, so a
+ * reader needs no more than the JSON Lines scanner), its lock, and
+ * NAME.partial.json checkpoints, parsed and encoded; store.c writes the
+ * manifest.  Formats in pskd-manifest(5).
  */
-#include <sys/stat.h>
-
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "pskd.h"
 #include "manifest.h"
@@ -72,6 +67,23 @@ pskd_shard_copy(struct pskd_shard *to, const struct pskd_shard *from)
 		pskd_buf_add(&to->extra, from->extra.p, from->extra.len);
 }
 
+static int
+same_text(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+int
+pskd_shard_equal(const struct pskd_shard *a, const struct pskd_shard *b)
+{
+	return same_text(a->url, b->url) && same_text(a->file, b->file) &&
+	    a->bytes == b->bytes && strcmp(a->sha256, b->sha256) == 0 &&
+	    same_text(a->etag, b->etag) && a->status == b->status &&
+	    a->sha256_from == b->sha256_from &&
+	    a->extra.len == b->extra.len && (a->extra.len == 0 ||
+	    memcmp(a->extra.p, b->extra.p, a->extra.len) == 0);
+}
+
 void
 pskd_manifest_free(struct pskd_manifest *m)
 {
@@ -80,6 +92,7 @@ pskd_manifest_free(struct pskd_manifest *m)
 	for (i = 0; i < m->n; i++)
 		pskd_shard_clear(&m->shards[i]);
 	free(m->shards);
+	pskd_names_free(&m->files);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -100,6 +113,10 @@ pskd_manifest_find(const struct pskd_manifest *m, const char *file)
 {
 	size_t i;
 
+	if (m->files.n == m->n) {	/* parsed: every file in the index */
+		i = pskd_names_find(&m->files, file);
+		return i == PSKD_NAMES_NONE ? NULL : &m->shards[i];
+	}
 	for (i = 0; i < m->n; i++)
 		if (m->shards[i].file && strcmp(m->shards[i].file, file) == 0)
 			return &m->shards[i];
@@ -142,24 +159,16 @@ pskd_shard_name_ok(const char *name)
 	return 1;
 }
 
-/* A JSON number that is a whole number in 0 .. 2^64-1, written plainly. */
-static int
-parse_u64(const unsigned char *p, size_t n, uint64_t *v)
+int
+pskd_get_u64(const void *p, size_t n, uint64_t *v)
 {
-	uint64_t x = 0;
-	size_t i;
+	char num[24];
 
-	if (n == 0 || n > 20 || (n > 1 && p[0] == '0'))
+	if (n == 0 || n >= sizeof(num))
 		return -1;
-	for (i = 0; i < n; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return -1;
-		if (x > (UINT64_MAX - (uint64_t)(p[i] - '0')) / 10)
-			return -1;
-		x = x * 10 + (uint64_t)(p[i] - '0');
-	}
-	*v = x;
-	return 0;
+	memcpy(num, p, n);
+	num[n] = '\0';
+	return pskd_strtonum(num, 0, UINT64_MAX, 0, v);
 }
 
 /* A string member as a C string (no NUL inside), or NULL for null. */
@@ -323,7 +332,7 @@ parse_shard(struct pskd_shard *s, const unsigned char *p, size_t n,
 		goto out;
 	}
 	if (f[2].kind != PSKD_JSON_NUMBER ||
-	    parse_u64(f[2].raw, f[2].rawlen, &s->bytes) == -1) {
+	    pskd_get_u64(f[2].raw, f[2].rawlen, &s->bytes) == -1) {
 		snprintf(err, errsize, "\"bytes\" must be a whole number");
 		goto out;
 	}
@@ -406,7 +415,7 @@ pskd_manifest_parse(struct pskd_manifest *m, const unsigned char *p,
 	}
 	free_fields(f, 2);
 	if (f[0].kind != PSKD_JSON_NUMBER ||
-	    parse_u64(f[0].raw, f[0].rawlen, &version) == -1 || version != 1) {
+	    pskd_get_u64(f[0].raw, f[0].rawlen, &version) == -1 || version != 1) {
 		snprintf(err, errsize, "not a version 1 manifest");
 		return -1;
 	}
@@ -448,8 +457,8 @@ pskd_manifest_parse(struct pskd_manifest *m, const unsigned char *p,
 		if (parse_shard(pskd_manifest_add(m), p, n, err,
 		    errsize) == -1)
 			return -1;
-		if (pskd_manifest_find(m, m->shards[m->n - 1].file) !=
-		    &m->shards[m->n - 1]) {
+		if (pskd_names_add(&m->files, m->shards[m->n - 1].file,
+		    m->n - 1) != PSKD_NAMES_NONE) {
 			snprintf(err, errsize, "file '%s' listed twice",
 			    m->shards[m->n - 1].file);
 			return -1;
@@ -510,115 +519,6 @@ pskd_manifest_lock_parse(const unsigned char *p, size_t len,
 out:
 	pskd_buf_free(&f.value);
 	return r;
-}
-
-int
-pskd_manifest_save(const struct pskd_manifest *m, const char *dir)
-{
-	struct pskd_buf b = { NULL, 0, 0 }, lock = { NULL, 0, 0 };
-	struct pskd_outfile o;
-	char mpath[PATH_MAX], lpath[PATH_MAX], ltmp[PATH_MAX];
-	int fd = -1, r = -1, saved;
-
-	snprintf(mpath, sizeof(mpath), "%s/%s", dir, PSKD_MANIFEST);
-	snprintf(lpath, sizeof(lpath), "%s/%s", dir, PSKD_MANIFEST_LOCK);
-	snprintf(ltmp, sizeof(ltmp), "%s/.%s.tmp.%ld", dir, PSKD_MANIFEST_LOCK,
-	    (long)getpid());
-	pskd_manifest_encode(m, &b);
-	pskd_manifest_lock_encode(b.p, b.len, &lock);
-	/* pskd-get's own names are never written through a link. */
-	if (pskd_unlink_odd(mpath) == -1 || pskd_unlink_odd(lpath) == -1)
-		goto out;
-	/*
-	 * The new lock is on disk before the new manifest is renamed into
-	 * place, and not a temporary the signal handlers remove: a crash or
-	 * a signal between the two renames leaves it for
-	 * pskd_manifest_recover() to finish.
-	 */
-	pskd_tmp_sweep(lpath);
-	fd = open(ltmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	    0666);
-	if (fd == -1 || pskd_write_all(fd, lock.p, lock.len) == -1 ||
-	    fsync(fd) == -1)
-		goto fail;
-	if (pskd_outfile_open(&o, mpath) == -1)
-		goto fail;
-	if (pskd_write_all(o.fd, b.p, b.len) == -1) {
-		saved = errno;
-		pskd_outfile_abort(&o);
-		errno = saved;
-		goto fail;
-	}
-	if (pskd_outfile_commit(&o) == -1)
-		goto fail;
-	if (rename(ltmp, lpath) == -1 || pskd_fsync_dir(lpath) == -1)
-		goto fail;
-	r = 0;
-	goto out;
-fail:
-	saved = errno;
-	(void)unlink(ltmp);
-	errno = saved;
-out:
-	if (fd != -1)
-		close(fd);
-	pskd_buf_free(&b);
-	pskd_buf_free(&lock);
-	return r;
-}
-
-int
-pskd_manifest_recover(const char *dir)
-{
-	struct pskd_buf man = { NULL, 0, 0 }, t = { NULL, 0, 0 };
-	char mpath[PATH_MAX], lpath[PATH_MAX], tpath[PATH_MAX];
-	char hex[PSKD_SHA256_HEX], want[PSKD_SHA256_HEX], err[128];
-	const size_t prefix = strlen("." PSKD_MANIFEST_LOCK ".tmp.");
-	struct dirent *e;
-	DIR *d;
-	int r = 0;
-
-	snprintf(mpath, sizeof(mpath), "%s/%s", dir, PSKD_MANIFEST);
-	snprintf(lpath, sizeof(lpath), "%s/%s", dir, PSKD_MANIFEST_LOCK);
-	if (pskd_file_slurp(mpath, &man) == -1 || (d = opendir(dir)) == NULL) {
-		pskd_buf_free(&man);
-		return 0;
-	}
-	pskd_sha256_hex(man.p, man.len, hex);
-	while (r == 0 && (e = readdir(d)) != NULL) {
-		if (strncmp(e->d_name, "." PSKD_MANIFEST_LOCK ".tmp.",
-		    prefix) != 0 || e->d_name[prefix] == '\0' ||
-		    e->d_name[prefix + strspn(e->d_name + prefix,
-		    "0123456789")] != '\0')
-			continue;
-		snprintf(tpath, sizeof(tpath), "%s/%s", dir, e->d_name);
-		t.len = 0;
-		if (pskd_file_slurp(tpath, &t) == 0 &&
-		    pskd_manifest_lock_parse(t.p, t.len, want, err,
-		    sizeof(err)) == 0 && strcmp(want, hex) == 0 &&
-		    rename(tpath, lpath) == 0 && pskd_fsync_dir(lpath) == 0)
-			r = 1;
-	}
-	closedir(d);
-	pskd_buf_free(&man);
-	pskd_buf_free(&t);
-	return r;
-}
-
-int
-pskd_unlink_odd(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) == -1)
-		return errno == ENOENT ? 0 : -1;
-	if (S_ISREG(st.st_mode))
-		return 0;
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		return -1;
-	}
-	return unlink(path);
 }
 
 int
@@ -693,29 +593,6 @@ out:
 	return r;
 }
 
-int
-pskd_file_slurp(const char *path, struct pskd_buf *b)
-{
-	ssize_t got;
-	int fd, saved;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	for (;;) {
-		pskd_buf_reserve(b, 65536);
-		got = read(fd, b->p + b->len, b->cap - b->len);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		b->len += (size_t)got;
-	}
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return got < 0 ? -1 : 0;
-}
-
 /* ---- checkpoints ------------------------------------------------------- */
 
 void
@@ -751,13 +628,13 @@ pskd_checkpoint_parse(struct pskd_checkpoint *c, const unsigned char *p,
 			goto out;
 		}
 	if (f[0].kind != PSKD_JSON_NUMBER ||
-	    parse_u64(f[0].raw, f[0].rawlen, &version) == -1 || version != 1) {
+	    pskd_get_u64(f[0].raw, f[0].rawlen, &version) == -1 || version != 1) {
 		snprintf(err, errsize, "not a version 1 checkpoint");
 		goto out;
 	}
 	if (get_string(&f[1], 0, &c->url) == -1 ||
 	    f[2].kind != PSKD_JSON_NUMBER ||
-	    parse_u64(f[2].raw, f[2].rawlen, &c->verified) == -1 ||
+	    pskd_get_u64(f[2].raw, f[2].rawlen, &c->verified) == -1 ||
 	    get_sha(&f[4], 0, c->sha256) == -1 ||
 	    get_string(&f[5], 1, &c->etag) == -1 ||
 	    get_string(&f[6], 1, &c->last_modified) == -1) {
@@ -765,7 +642,7 @@ pskd_checkpoint_parse(struct pskd_checkpoint *c, const unsigned char *p,
 		goto out;
 	}
 	if (f[3].kind == PSKD_JSON_NUMBER &&
-	    parse_u64(f[3].raw, f[3].rawlen, &c->expected) == 0)
+	    pskd_get_u64(f[3].raw, f[3].rawlen, &c->expected) == 0)
 		c->expected_known = 1;
 	else if (!(f[3].kind == PSKD_JSON_OTHER && f[3].rawlen == 4 &&
 	    memcmp(f[3].raw, "null", 4) == 0)) {

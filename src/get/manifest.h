@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "pskd.h"
+#include "names.h"
 #include "sha256.h"
 
 #define PSKD_MANIFEST		"manifest.json"
@@ -19,6 +20,12 @@
 #define PSKD_PARTIAL		".partial"	/* NAME.partial: the bytes */
 #define PSKD_CHECKPOINT		".partial.json"	/* NAME.partial.json */
 #define PSKD_NAME_MAX		200
+/*
+ * The longest lock and checkpoint read (pskd_slurp's max): a lock is one
+ * line of 87 bytes; a checkpoint holds a URL, which may be long.
+ */
+#define PSKD_LOCK_MAX		4096
+#define PSKD_CHECKPOINT_MAX	(16u << 20)
 
 enum pskd_shard_status {
 	PSKD_SHARD_PENDING,
@@ -47,6 +54,7 @@ struct pskd_manifest {
 	struct pskd_shard *shards;
 	size_t		 n;
 	size_t		 cap;
+	struct pskd_names files;	/* of a parsed manifest, for find */
 };
 
 void	pskd_manifest_init(struct pskd_manifest *m);
@@ -58,6 +66,9 @@ struct pskd_shard *pskd_manifest_find(const struct pskd_manifest *m,
 void	pskd_shard_clear(struct pskd_shard *s);
 /* The static string of a sha256_from value, or NULL if it is none. */
 const char *pskd_sha256_source(const char *name);
+/* 1 when the two records say the same (encode to the same bytes). */
+int	pskd_shard_equal(const struct pskd_shard *a,
+	    const struct pskd_shard *b);
 /* Fill the empty shard `to` with a copy of `from`. */
 void	pskd_shard_copy(struct pskd_shard *to, const struct pskd_shard *from);
 const char *pskd_shard_status_name(enum pskd_shard_status st);
@@ -76,6 +87,8 @@ void	pskd_manifest_encode(const struct pskd_manifest *m, struct pskd_buf *b);
  * (errno).
  */
 int	pskd_manifest_save(const struct pskd_manifest *m, const char *dir);
+/* The same for a manifest already encoded. */
+int	pskd_manifest_write(const struct pskd_buf *man, const char *dir);
 /*
  * After a crash between the two renames of pskd_manifest_save, the lock's
  * temporary vouches for the manifest in place: rename it into place.  For
@@ -113,8 +126,12 @@ int	pskd_shard_name_ok(const char *name);
  * shard's record on one line.
  */
 int	pskd_record_text_ok(const char *t);
-/* Read a whole small file; 0 or -1 (errno). */
-int	pskd_file_slurp(const char *path, struct pskd_buf *b);
+
+/*
+ * The whole number p[0..n), digits only (a JSON number of a record, an
+ * HTTP header's), through pskd_strtonum.  0, or -1.
+ */
+int	pskd_get_u64(const void *p, size_t n, uint64_t *v);
 
 /* The checkpoint NAME.partial.json of a partial download. */
 struct pskd_checkpoint {

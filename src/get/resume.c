@@ -15,8 +15,14 @@
 #include "pskd.h"
 #include "xfer.h"
 
-/* A run stopped between renaming the shard into place and removing its
- * checkpoint: the checkpoint says what the shard must hash to. */
+/*
+ * A run stopped between renaming the shard into place and removing its
+ * checkpoint: the checkpoint says what the shard must hash to.  It stays
+ * until the manifest records the shard (fetch.c hands it to the worker as
+ * j->done_ckpt), or the shard proves not to be those bytes: a run stopped
+ * while the shard is hashed again finds it as this one did.  One that
+ * vouches for no whole shard of this URL is no evidence, and goes.
+ */
 static void
 interrupted_finish(struct pskd_xfer *x, const struct pskd_buf *b)
 {
@@ -31,7 +37,8 @@ interrupted_finish(struct pskd_xfer *x, const struct pskd_buf *b)
 		}
 		pskd_checkpoint_clear(&c);
 	}
-	(void)unlink(x->ckpt);
+	if (x->ref_sha[0] == '\0')
+		(void)unlink(x->ckpt);
 }
 
 /*
@@ -48,7 +55,7 @@ pskd_xfer_resume(struct pskd_xfer *x, const char *path)
 	int64_t n;
 	int r = 0;
 
-	if (pskd_file_slurp(x->ckpt, &b) == -1) {
+	if (pskd_slurp(x->ckpt, PSKD_CHECKPOINT_MAX, &b) == -1) {
 		pskd_buf_free(&b);
 		return 0;
 	}

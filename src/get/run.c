@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <dirent.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "pskd.h"
+#include "curl.h"
 #include "get.h"
 
 void
@@ -26,6 +28,8 @@ pskd_get_init(struct pskd_get *g, const struct pskd_get_opt *opt)
 	memset(g, 0, sizeof(*g));
 	g->opt = opt;
 	pskd_manifest_init(&g->old);
+	pskd_names_init(&g->names);
+	g->dirty = 1;		/* the records are not yet the manifest's */
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_mutex_init(&g->pmu, NULL);
 }
@@ -91,7 +95,7 @@ manifest_problem(struct pskd_get *g, const struct pskd_buf *man, char *msg,
 
 	*msg = '\0';
 	pskd_sha256_hex(man->p, man->len, hex);
-	if (pskd_file_slurp(lpath, &lock) == -1)
+	if (pskd_slurp(lpath, PSKD_LOCK_MAX, &lock) == -1)
 		snprintf(msg, size, "no %s (%s)", PSKD_MANIFEST_LOCK,
 		    strerror(errno));
 	else if (pskd_manifest_lock_parse(lock.p, lock.len, want, err,
@@ -115,7 +119,7 @@ load_manifest(struct pskd_get *g)
 	char *path = pskd_get_asprintf("%s/%s", g->opt->dir, PSKD_MANIFEST);
 	char msg[512];
 
-	if (pskd_file_slurp(path, &b) == -1) {
+	if (pskd_slurp(path, 0, &b) == -1) {
 		if (errno != ENOENT)
 			pskd_err(PSKD_EXIT_DATA, "%s", path);
 	} else if (manifest_problem(g, &b, msg, sizeof(msg)) != NULL) {
@@ -125,29 +129,58 @@ load_manifest(struct pskd_get *g)
 			    "from the list", path, msg);
 		pskd_warnx("%s: %s; rebuilding it (--force)", path, msg);
 		pskd_manifest_free(&g->old);
+	} else {
+		g->ondisk_man = b;
+		g->ondisk = 1;
+		b.p = NULL;
 	}
 	pskd_buf_free(&b);
 	free(path);
 }
 
-/* Rewrite manifest and lock from the jobs; the caller holds g->mu. */
-static void
+/*
+ * Rewrite manifest and lock from the jobs; the caller holds g->mu.  0
+ * once both are on disk, else -1.
+ */
+static int
 save_manifest(struct pskd_get *g)
 {
 	struct pskd_manifest m;
+	struct pskd_buf b = { NULL, 0, 0 };
 	size_t i;
+	int r = 0;
 
+	/* No record changed since the manifest on disk was made of them. */
+	if (g->ondisk && !g->dirty)
+		return 0;
 	pskd_manifest_init(&m);
 	for (i = 0; i < g->njobs; i++)
-		pskd_shard_copy(pskd_manifest_add(&m), &g->jobs[i].out);
+		pskd_shard_copy(pskd_manifest_add(&m), &g->jobs[i].rec);
+	pskd_manifest_encode(&m, &b);
+	pskd_manifest_free(&m);
+	g->dirty = 0;
+	if (g->ondisk && b.len == g->ondisk_man.len &&
+	    memcmp(b.p, g->ondisk_man.p, b.len) == 0)
+		goto out;		/* already on disk, and vouched for */
 	/*
 	 * A failure (a full disk) is said at the end, after the shards'
 	 * own failures, which are likely its cause; the folder keeps its
 	 * previous manifest and lock, which still agree.
 	 */
-	if (pskd_manifest_save(&m, g->opt->dir) == -1 && g->save_errno == 0)
-		g->save_errno = errno;
-	pskd_manifest_free(&m);
+	if ((r = pskd_manifest_write(&b, g->opt->dir)) == -1) {
+		if (g->save_errno == 0)
+			g->save_errno = errno;
+		/* What is on disk now is not known: the next save writes. */
+		g->ondisk = 0;
+		goto out;
+	}
+	pskd_buf_free(&g->ondisk_man);
+	g->ondisk_man = b;
+	g->ondisk = 1;
+	b.p = NULL;
+out:
+	pskd_buf_free(&b);
+	return r;
 }
 
 static void *
@@ -156,6 +189,7 @@ worker(void *arg)
 	struct pskd_get *g = arg;
 	struct pskd_get_job *j;
 	size_t i;
+	int saved;
 
 	for (;;) {
 		pthread_mutex_lock(&g->mu);
@@ -176,12 +210,21 @@ worker(void *arg)
 			g->nfailed++;
 		g->done_bytes += j->have;
 		__atomic_store_n(&j->have, 0, __ATOMIC_RELAXED);
-		if (!g->opt->stream)
-			save_manifest(g);
+		if (!pskd_shard_equal(&j->rec, &j->out)) {
+			pskd_shard_clear(&j->rec);
+			pskd_shard_copy(&j->rec, &j->out);
+			g->dirty = 1;
+		}
+		saved = !g->opt->stream && save_manifest(g) == 0;
 		pthread_mutex_unlock(&g->mu);
-		/* The manifest vouches for the shard: its checkpoint goes. */
+		/*
+		 * The manifest on disk vouches for the shard: its checkpoint
+		 * goes.  Not before: until then it is what the next run
+		 * finishes the shard from.
+		 */
 		if (j->done_ckpt) {
-			(void)unlink(j->done_ckpt);
+			if (saved && j->out.status == PSKD_SHARD_COMPLETE)
+				(void)unlink(j->done_ckpt);
 			free(j->done_ckpt);
 			j->done_ckpt = NULL;
 		}
@@ -247,6 +290,45 @@ lock_folder(const char *dir)
 	/* fd stays open: the lock lasts as long as the run. */
 }
 
+/*
+ * The descriptors a run holds at most: standard input, output and error
+ * and the folder's lock; a manifest save or a checkpoint (one at a time,
+ * under g->mu: the temporary, the lock's, the folder's for fsync); one
+ * start of curl; a margin for the C library.  And each job its
+ * NAME.partial and its request's.
+ */
+#define RUN_FDS		(4 + 3 + PSKD_CURL_START_FDS + 8)
+#define JOB_FDS		(1 + PSKD_CURL_FDS)
+
+void
+pskd_get_fd_limit(unsigned jobs)
+{
+	rlim_t need = RUN_FDS + (rlim_t)jobs * JOB_FDS, most;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1 ||
+	    rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
+		return;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need) {
+		rl.rlim_cur = need;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+			return;
+	}
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1 || rl.rlim_cur >= need)
+		return;
+	if (rl.rlim_max > rl.rlim_cur && rl.rlim_max != RLIM_INFINITY)
+		rl.rlim_cur = rl.rlim_max;
+	most = rl.rlim_cur > RUN_FDS ? (rl.rlim_cur - RUN_FDS) / JOB_FDS : 0;
+	if (most == 0)
+		pskd_errx(PSKD_EXIT_DATA, "-j %u: needs %llu open files, the "
+		    "limit is %llu (ulimit -Hn)", jobs,
+		    (unsigned long long)need, (unsigned long long)rl.rlim_cur);
+	pskd_errx(PSKD_EXIT_DATA, "-j %u: needs %llu open files, the limit is "
+	    "%llu (ulimit -Hn); -j %llu at most", jobs,
+	    (unsigned long long)need, (unsigned long long)rl.rlim_cur,
+	    (unsigned long long)most);
+}
+
 void
 pskd_get_open_folder(struct pskd_get *g)
 {
@@ -278,21 +360,30 @@ work(struct pskd_get *g)
 int
 pskd_get_run(struct pskd_get *g)
 {
+	const struct pskd_shard *before;
 	size_t i, nfailed = 0;
 	int status = 0;
 
 	for (i = 0; i < g->njobs; i++) {
 		struct pskd_get_job *j = &g->jobs[i];
 
+		if (j->name == NULL)
+			j->name = pskd_get_shard_name(g, j->url);
+		(void)pskd_names_add(&g->names, j->name, i);
 		if (j->kept) {
+			pskd_shard_copy(&j->rec, &j->out);
 			g->nkept++;
 			continue;
 		}
-		if (j->name == NULL)
-			j->name = pskd_get_shard_name(g, j->url, i);
 		j->out.url = pskd_xstrdup(j->url);
 		j->out.file = pskd_xstrdup(j->name);
 		j->out.status = PSKD_SHARD_PENDING;
+		before = pskd_manifest_find(&g->old, j->name);
+		if (before && before->status == PSKD_SHARD_COMPLETE &&
+		    strcmp(before->url, j->url) == 0)
+			pskd_shard_copy(&j->rec, before);
+		else
+			pskd_shard_copy(&j->rec, &j->out);
 	}
 	pskd_get_progress_start(g);
 	work(g);

@@ -27,6 +27,13 @@ void	pskd_sha256_hex(const void *p, size_t n, char hex[PSKD_SHA256_HEX]);
  * shorter), or -1 with errno set.
  */
 int64_t	pskd_sha256_fd(struct pskd_sha256 *h, int fd, uint64_t n);
+/*
+ * Hash the n bytes of the file fd at offset at into h, mapped (read where
+ * the file system cannot map).  0, or -1 with errno (EIO: the file is
+ * shorter).
+ */
+int	pskd_sha256_file(struct pskd_sha256 *h, int fd, uint64_t at,
+	    size_t n);
 /* 1 when s is 64 hex digits (either case). */
 int	pskd_sha256_valid(const char *s, size_t len);
 

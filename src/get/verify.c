@@ -24,7 +24,7 @@ lock_matches(const char *mpath, const char *lpath,
 	char err[256], want[PSKD_SHA256_HEX], hex[PSKD_SHA256_HEX];
 	int r = -1;
 
-	if (pskd_file_slurp(lpath, &lock) == -1) {
+	if (pskd_slurp(lpath, PSKD_LOCK_MAX, &lock) == -1) {
 		pskd_warn("%s", lpath);
 	} else if (pskd_manifest_lock_parse(lock.p, lock.len, want, err,
 	    sizeof(err)) == -1) {
@@ -93,7 +93,7 @@ pskd_get_verify(const char *dir)
 	size_t i;
 	int bad = 0;
 
-	if (pskd_file_slurp(mpath, &man) == -1)
+	if (pskd_slurp(mpath, 0, &man) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", mpath);
 	if (lock_matches(mpath, lpath, &man) == -1)
 		bad = 1;
@@ -135,9 +135,9 @@ pskd_get_annotate(const char *dir, const char *file, int argc, char **argv)
 		if (errno != EINTR)
 			pskd_err(PSKD_EXIT_DATA, "%s: flock", dir);
 	(void)pskd_manifest_recover(dir);
-	if (pskd_file_slurp(mpath, &man) == -1)
+	if (pskd_slurp(mpath, 0, &man) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", mpath);
-	if (pskd_file_slurp(lpath, &lock) == -1)
+	if (pskd_slurp(lpath, PSKD_LOCK_MAX, &lock) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", lpath);
 	if (pskd_manifest_lock_parse(lock.p, lock.len, want, err,
 	    sizeof(err)) == -1)

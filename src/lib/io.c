@@ -92,12 +92,6 @@ pskd_pipe_grow(int fd)
 #endif
 }
 
-int
-pskd_isatty(int fd)
-{
-	return isatty(fd);
-}
-
 void
 pskd_refuse_tty(int fd, const char *name)
 {
@@ -227,6 +221,36 @@ pskd_tmp_sweep(const char *path)
 	free(dir);
 }
 
+/*
+ * The descriptor a name of an open descriptor stands for (/dev/stdout,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1.  Such a name is a
+ * symlink to whatever the descriptor holds, often a regular file: renamed
+ * over, it would stop being that descriptor for every later program.
+ */
+static int
+fd_name(const char *path)
+{
+	const char *p = NULL;
+	char *end;
+	long n;
+
+	if (strcmp(path, "/dev/stdout") == 0)
+		return 1;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return 2;
+	if (strncmp(path, "/dev/fd/", 8) == 0)
+		p = path + 8;
+	else if (strncmp(path, "/proc/self/fd/", 14) == 0)
+		p = path + 14;
+	if (p == NULL || *p < '0' || *p > '9')
+		return -1;
+	errno = 0;
+	n = strtol(p, &end, 10);
+	if (*end != '\0' || errno != 0 || n > INT_MAX)
+		return -1;
+	return (int)n;
+}
+
 int
 pskd_outfile_open(struct pskd_outfile *o, const char *path)
 {
@@ -242,6 +266,11 @@ pskd_outfile_open(struct pskd_outfile *o, const char *path)
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
 	o->slot = -1;
+	if ((i = fd_name(path)) >= 0) {
+		/* Written to that descriptor, as the shell's >&N. */
+		o->fd = fcntl(i, F_DUPFD_CLOEXEC, 3);
+		return o->fd == -1 ? -1 : 0;
+	}
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		/* A device or a FIFO: no rename possible, write it directly. */
 		o->fd = open(path, O_WRONLY | O_CLOEXEC);

@@ -104,6 +104,20 @@ pskd_xstrndup(const char *s, size_t n)
 	return p;
 }
 
+char *
+pskd_xconcat(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *p;
+
+	if (na > SIZE_MAX - nb - 1)
+		nomem(SIZE_MAX);
+	p = pskd_xmalloc(na + nb + 1);
+	memcpy(p, a, na);
+	memcpy(p + na, b, nb + 1);
+	return p;
+}
+
 void
 pskd_buf_reserve(struct pskd_buf *b, size_t extra)
 {

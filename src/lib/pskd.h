@@ -129,6 +129,8 @@ void	*pskd_xrealloc(void *p, size_t n);
 void	*pskd_xreallocarray(void *p, size_t n, size_t size);
 char	*pskd_xstrdup(const char *s);
 char	*pskd_xstrndup(const char *s, size_t n);
+/* a followed by b, a new string: file names made of a prefix and a suffix. */
+char	*pskd_xconcat(const char *a, const char *b);
 /* Fault in the whole pages of p[0..n) now, before they are written. */
 void	pskd_prefault(void *p, size_t n);
 
@@ -223,8 +225,6 @@ int	pskd_write_all(int fd, const void *p, size_t n);
 int	pskd_slurp(const char *path, size_t max, struct pskd_buf *b);
 /* Enlarge fd's pipe buffer (F_SETPIPE_SZ) when fd is a pipe; else nothing. */
 void	pskd_pipe_grow(int fd);
-/* Is fd a terminal? (Binary streams refuse to go to one.) */
-int	pskd_isatty(int fd);
 /* Exit 1 with "prog: <stdout>: refusing to write binary data to a terminal". */
 void	pskd_refuse_tty(int fd, const char *name);
 
@@ -244,7 +244,9 @@ struct pskd_outfile {
  * Opens ".NAME.tmp.PID" beside path (O_EXCL, O_NOFOLLOW: never through a
  * symlink), after removing the temporaries of NAME that dead processes
  * left.  A path that exists and is not a regular file (/dev/null, a FIFO) is
- * written in place.  0, or -1 with errno.
+ * written in place; a name of an open descriptor (/dev/stdout, /dev/stderr,
+ * /dev/fd/N, /proc/self/fd/N) is written to that descriptor.  0, or -1
+ * with errno.
  */
 int	pskd_outfile_open(struct pskd_outfile *o, const char *path);
 int	pskd_outfile_commit(struct pskd_outfile *o);	/* fsync, rename, fsync dir */

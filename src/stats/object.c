@@ -9,6 +9,7 @@
 
 #include "pskd.h"
 #include "stats/stats.h"
+#include "tok/tokinfo.h"
 
 static const char *const kind_names[STATS_NKINDS] = {
 	"documents", "verdicts", "shingles", "signatures", "tokens",
@@ -37,18 +38,14 @@ stats_kind_parse(const char *name, enum stats_kind *k)
 uint64_t
 stats_default_eot(uint64_t vocab)
 {
-	static const uint64_t known[][2] = {
-		{ 50257, 50256 },	/* r50k_base, gpt2 */
-		{ 50281, 50256 },	/* p50k_base */
-		{ 100277, 100257 },	/* cl100k_base */
-		{ 200019, 199999 }	/* o200k_base */
-	};
-	size_t i;
+	struct pskd_tokinfo ti;
+	uint64_t eot;
 
-	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (known[i][0] == vocab)
-			return known[i][1];
-	return vocab > 0 ? vocab - 1 : 0;
+	/* pskd-tok's rule, from its family: by V alone. */
+	pskd_tokinfo_of_size(&ti, vocab);
+	eot = ti.eot;
+	pskd_tokinfo_free(&ti);
+	return eot;
 }
 
 void

@@ -16,10 +16,10 @@
 #include <xxhash.h>
 
 #include "pskd.h"
-#include "pretok.h"
+#include "bpe-pretok.h"
 #include "bpe.h"
 #include "hf.h"
-#include "merge.h"
+#include "bpe-merge.h"
 
 #define SMALL		64	/* pieces up to this long: the plain scan */
 #define CACHE_BITS	15	/* 32768 entries of 32 bytes: 1 MiB */
@@ -339,7 +339,7 @@ piece_rank(void *ctx, const struct pskd_merge_parts *m, uint32_t i,
 /*
  * HF's rule on a piece of n bytes: the bytes' tokens, the first pairs by
  * the table of two-byte tokens (and their joins prefetched, as
- * merge_small does), then merge.h's loops.
+ * merge_small does), then bpe-merge.h's loops.
  */
 static size_t
 merge_hf(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)

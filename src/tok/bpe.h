@@ -1,6 +1,6 @@
 /*
  * bpe.h - byte-level BPE encoding as tiktoken does it: the pre-tokenizer
- * of the encoding cuts the text into pieces (pretok.h); a piece that is a
+ * of the encoding cuts the text into pieces (bpe-pretok.h); a piece that is a
  * token is that token, else its bytes are merged pairwise, always the
  * adjacent pair whose concatenation has the lowest rank (the leftmost of
  * equal ones), until no adjacent pair is a token.
@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ranks.h"
+#include "bpe-ranks.h"
 
 
 /* A growable array of token ids. */

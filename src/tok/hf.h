@@ -2,9 +2,9 @@
  * hf.h - Hugging Face tokenizer.json files: a BPE model with the pipeline
  * HF tokenizers runs around it (added tokens, normalizers, pre-tokenizers,
  * the post-processor's tokens around a text, decoders), loaded by
- * hfload.c, run by vocab-hf.c with the parts in hfnorm.c, hfsplit.c and
- * hfbpe.c.  What a file asks for that is not here is refused when it is
- * loaded, never run differently.
+ * hf-load*.c, run by hf-vocab.c with the parts in hf-added.c, hf-norm.c,
+ * hf-regex.c, hf-pretok.c, hf-bpe.c and hf-decode.c.  What a file asks for
+ * that is not here is refused when it is loaded, never run differently.
  */
 #ifndef PSKD_HF_H
 #define PSKD_HF_H
@@ -14,7 +14,7 @@
 
 #include "pskd.h"
 #include "bpe.h"
-#include "ranks.h"
+#include "bpe-ranks.h"
 
 /* A compiled regular expression (PCRE2, JIT when it can). */
 struct pskd_hf_regex;
@@ -30,20 +30,15 @@ struct pskd_hf_regex *pskd_hf_regex_new(const char *pattern, size_t len,
 	    int literal, char *err, size_t errsize);
 void	pskd_hf_regex_free(struct pskd_hf_regex *re);
 /*
- * The first match in s[0..n) at or after from: 1 with [*ms, *me), or 0.
- * Matches may be empty.
- */
-int	pskd_hf_regex_find(struct pskd_hf_regex *re, const unsigned char *s,
-	    size_t n, size_t from, size_t *ms, size_t *me);
-/*
  * Every match in s[0..n) as HF's find_iter gives them (Oniguruma's: an
  * empty match right after the previous match is skipped): start and end
- * pairs into *v (grown as needed); their number.
+ * pairs into *v (grown as needed), their number in *k: 0, or -1 when
+ * PCRE2 gives up on the text (its match limit, its JIT stack), with why
+ * in err.
  */
-size_t	pskd_hf_regex_all(struct pskd_hf_regex *re, const unsigned char *s,
-	    size_t n, size_t **v, size_t *cap);
-/* The pattern as given to PCRE2 (for tests). */
-const char *pskd_hf_regex_source(const struct pskd_hf_regex *re);
+int	pskd_hf_regex_all(struct pskd_hf_regex *re, const unsigned char *s,
+	    size_t n, size_t **v, size_t *cap, size_t *k, char *err,
+	    size_t errsize);
 
 /* Split behaviours (SplitDelimiterBehavior). */
 enum { HF_REMOVED, HF_ISOLATED, HF_MERGED_PREV, HF_MERGED_NEXT,
@@ -61,11 +56,14 @@ struct pskd_hf_norm {
 	char		*b;		/* Replace's content */
 	size_t		 blen;
 	struct pskd_hf_regex *re;	/* Replace */
+	uint64_t	 line;		/* where the file has it */
 };
 
 /* Pre-tokenizers. */
 enum { HF_P_BYTELEVEL, HF_P_SPLIT, HF_P_METASPACE, HF_P_DIGITS,
     HF_P_PUNCT, HF_P_WHITESPACE, HF_P_WSPLIT };
+/* Their names in a file, and the normalizers' (by HF_N_*). */
+extern const char *const pskd_hf_pretok_names[], *const pskd_hf_norm_names[];
 /* Metaspace's prepend_scheme. */
 enum { HF_PREPEND_ALWAYS, HF_PREPEND_FIRST, HF_PREPEND_NEVER };
 
@@ -82,6 +80,7 @@ struct pskd_hf_pretok {
 	size_t		 replen;
 	int		 fast;		/* PSKD_PAT_* cutting as re, or -1 */
 	struct pskd_hf_regex *re;	/* Split; ByteLevel's own */
+	uint64_t	 line;		/* where the file has it */
 };
 
 /* Decoders. */
@@ -140,7 +139,7 @@ struct pskd_hf {
 	size_t		 prefixlen, suffixlen;
 	uint32_t	 fallback[256];	/* <0xNN>'s id, or PSKD_RANK_NONE */
 	int		 metacut;	/* words may be cut before a ▁ */
-	unsigned char	 alone[128];	/* and around these (hfload.c) */
+	unsigned char	 alone[128];	/* and around these (hf-load.c) */
 	/* The token of each character below PSKD_HF_CHARS, or NONE. */
 #define PSKD_HF_CHARS	2048
 	uint32_t	 charid[PSKD_HF_CHARS];
@@ -160,26 +159,16 @@ struct pskd_hf {
 };
 
 /*
- * Load a tokenizer.json from p[0..n) (file name for messages; mapped: p is
- * a read-only mapping of the file, whose pages are given back as they are
- * read, so they do not all stay in memory beside the tables).  Exits with
- * "FILE:LINE: message" (status 1) when it is malformed or asks for what is
- * not supported.
+ * Read a tokenizer.json from p[0..n): 0, or -1 with "LINE: message" in err
+ * when it is malformed or asks for what is not supported.
  */
-void	pskd_hf_load(struct pskd_hf *hf, const char *file,
-	    const unsigned char *p, size_t n, int mapped);
-/* The same without exiting: 0, or -1 with "LINE: message" in err. */
 int	pskd_hf_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
-	    int mapped, char *err, size_t errsize);
+	    char *err, size_t errsize);
 /*
  * Free what pskd_hf_parse made, also after it failed (what it had read
  * then; the tables of the part it was reading are left behind).
  */
 void	pskd_hf_free(struct pskd_hf *hf);
-/* The regular expression of a pattern (PSKD_PAT_*), as a Split's. */
-const char *pskd_hf_pattern_text(int fast);
-/* The fast path (PSKD_PAT_*) that cuts as Split's regex p[0..n), or -1. */
-int	pskd_hf_fast_pattern(const char *p, size_t n);
 /* 1 when head[0..n), a file's first bytes, looks like a tokenizer.json. */
 int	pskd_hf_sniff(const unsigned char *head, size_t n);
 
@@ -231,12 +220,6 @@ struct pskd_hf_scratch {
 	size_t		 cap;
 };
 
-/*
- * HF's BPE merges on ids[0..n) in place: always the pair that comes first
- * in the merges, the leftmost of equal ones; returns the new count.
- */
-size_t	pskd_hf_merge_all(const struct pskd_hf_merges *m, uint32_t *ids,
-	    size_t n, struct pskd_hf_scratch *s);
 
 /*
  * The model on one word w[0..n) (after the pre-tokenizers), for a
@@ -256,9 +239,21 @@ void	pskd_hf_word(struct pskd_hf_words *w, const unsigned char *s,
 void	pskd_hf_word_batch(struct pskd_hf_words *w, const unsigned char *s,
 	    const size_t *at, size_t k, struct pskd_ids *out);
 
-/* Normalize s[0..n) into out (replacing it). */
-void	pskd_hf_normalize(const struct pskd_hf *hf, const unsigned char *s,
-	    size_t n, struct pskd_buf *out);
+/*
+ * A normalized text may be at most PSKD_HF_GROWTH times as long as the
+ * text, and PSKD_HF_SLACK bytes (the most NFKD makes of one character is
+ * 11 times its bytes): a Sequence of normalizers that each make the text
+ * longer is stopped there.
+ */
+#define PSKD_HF_GROWTH	16
+#define PSKD_HF_SLACK	4096
+
+/*
+ * Normalize s[0..n) into out (replacing it): 0, or -1 with "LINE: the
+ * normalizer TYPE: why" in err (LINE: where the file has it).
+ */
+int	pskd_hf_normalize(const struct pskd_hf *hf, const unsigned char *s,
+	    size_t n, struct pskd_buf *out, char *err, size_t errsize);
 
 /* Pieces of a text: [off, off + len) of a buffer, and where they began. */
 struct pskd_hf_piece {
@@ -274,9 +269,62 @@ struct pskd_hf_pieces {
 
 /*
  * The pre-tokenizers on s[0..n) (one text between added tokens; first:
- * it starts the document): the pieces into p (replacing it).
+ * it starts the document): the pieces into p (replacing it).  0, or -1
+ * with "LINE: the pre-tokenizer TYPE: why" in err.
  */
-void	pskd_hf_pretokenize(const struct pskd_hf *hf, const unsigned char *s,
-	    size_t n, int first, struct pskd_hf_pieces *p);
+int	pskd_hf_pretokenize(const struct pskd_hf *hf, const unsigned char *s,
+	    size_t n, int first, struct pskd_hf_pieces *p, char *err,
+	    size_t errsize);
+
+/*
+ * The added tokens as a trie of their bytes (hf-added.c): those matched
+ * on the text as it is, or (normalized) on the normalized text.
+ */
+struct pskd_hf_anode {
+	int32_t		 token;		/* index into hf->added, or -1 */
+	uint32_t	 nedge;
+	unsigned char	*eb;		/* edge bytes */
+	uint32_t	*ec;		/* their children */
+};
+
+struct pskd_hf_atrie {
+	struct pskd_hf_anode *node;
+	size_t		 nnode;
+	int32_t		 root[256];	/* the child of the root by byte */
+	int		 nfirst;	/* bytes with a child at the root */
+	unsigned char	 first;		/* the one, when nfirst is 1 */
+	int		 allspecial;
+};
+
+/* 0, or -1 with the normalizer's error in err. */
+int	pskd_hf_atrie_build(struct pskd_hf_atrie *t, const struct pskd_hf *hf,
+	    int normalized, char *err, size_t errsize);
+/*
+ * The next added token in s[*from..n) of trie t, as HF's find_matches:
+ * leftmost, the longest there; special ones only with allow (else
+ * skipped, the search going on after them); single_word ones only between
+ * non-word characters; lstrip and rstrip take the white space beside
+ * them (lstrip not back past *from, the end of the previous one).
+ * Returns 1 with [*a, *b) and the token in *which.
+ */
+int	pskd_hf_next_added(const struct pskd_hf *hf,
+	    const struct pskd_hf_atrie *t, const unsigned char *s, size_t n,
+	    size_t *from, int allow, size_t *a, size_t *b, size_t *which);
+
+/* The lists of tokens the decoders pass on (hf-decode.c). */
+struct pskd_hf_decoder {
+	struct pskd_buf	 dbuf[2];
+	size_t		*dtok[2];	/* token i: off, len pairs */
+	size_t		 dcap[2];
+	size_t		 ntok[2];
+};
+
+/*
+ * HF's decode of a run of ids (flags: vocab.h's PSKD_DEC_*) appended to
+ * out; -1 with *bad the index of an id that is no token.
+ */
+int	pskd_hf_decode(const struct pskd_hf *hf, struct pskd_hf_decoder *h,
+	    const uint32_t *ids, size_t n, int flags, struct pskd_buf *out,
+	    size_t *bad);
 
 #endif

@@ -1,9 +1,9 @@
 /*
  * tok.h - pskd-tok's modes, one function each, called by main with the
- * options it parsed: encode (documents to a token stream, encode.c),
- * decode (a stream of ids back to text, decode.c), --build-vocab (a
- * character vocabulary, charbuild.c) and --train (a BPE vocabulary,
- * bpetrain.c); and the output they share (out.c).
+ * options it parsed: encode (documents to a token stream, mode-encode.c),
+ * decode (a stream of ids back to text, mode-decode.c), --build-vocab (a
+ * character vocabulary, mode-build.c) and --train (a BPE vocabulary,
+ * mode-train.c); and what they share (mode-input.c).
  */
 #ifndef PSKD_TOK_H
 #define PSKD_TOK_H
@@ -48,23 +48,5 @@ void	pskd_tok_each_input(int argc, char **argv,
 /* The line and column of s[off] in a text that starts at line *line. */
 void	pskd_tok_locate(const unsigned char *s, size_t off, uint64_t *line,
 	    size_t *col);
-
-/*
- * An output: -o FILE, written to a temporary and renamed into place by
- * pskd_tok_out_commit() (so a failed or killed run leaves no file), or
- * the standard output (path NULL).
- */
-struct pskd_tok_out {
-	const char	*name;		/* FILE or "<stdout>" */
-	int		 fd;
-	int		 file;
-	struct pskd_outfile of;
-};
-
-void	pskd_tok_out_open(struct pskd_tok_out *o, const char *path);
-/* Flush w (writing to o->fd); exit 1 naming the output if that fails. */
-void	pskd_tok_out_flush(struct pskd_tok_out *o, struct pskd_writer *w);
-/* Flush w, then rename the file into place, or close the standard output. */
-void	pskd_tok_out_commit(struct pskd_tok_out *o, struct pskd_writer *w);
 
 #endif

@@ -1,11 +1,16 @@
 /*
  * vocab.h - the vocabularies pskd-tok encodes and decodes with, behind one
  * interface.  A kind of vocabulary (a character list, tiktoken ranks, a
- * vocabulary of pskd-tok --train, ...) is a row of the table in vocab.c:
- * how to recognise its files, load one, encode text, decode ids, name a
- * single token.  What every kind shares lives in struct pskd_vocab: the
- * special tokens, V, the pre-tokenizer.  A new format is one file with its
- * functions and one row of the table.
+ * vocabulary of pskd-tok --train, a tokenizer.json) is a row of the table
+ * in vocab.c: how to recognise its files, load one, encode text, decode
+ * ids, name a single token, where a text may be cut.  What every kind
+ * shares lives in struct pskd_vocab: the special tokens, V, the
+ * pre-tokenizer.  A new format is one file with its functions and one row
+ * of the table.
+ *
+ * Opening a vocabulary reads its file once (pskd_slurp) and reports what is
+ * wrong through a struct pskd_error; it never exits (but for memory, as
+ * everywhere).
  */
 #ifndef PSKD_VOCAB_H
 #define PSKD_VOCAB_H
@@ -16,11 +21,16 @@
 #include "pskd.h"
 #include "bpe.h"
 
-#define PSKD_NOT_CHAR	UINT32_MAX	/* *badcp: invalid UTF-8 there */
+/* encode()'s *badcp: invalid UTF-8 there; the tokenizer failed (v->why). */
+#define PSKD_NOT_CHAR	UINT32_MAX
+#define PSKD_NOT_DONE	(UINT32_MAX - 1)
 
 /* decode()'s flags: where the ids stand in the text they decode. */
 #define PSKD_DEC_FIRST	1	/* ids[0] starts a text */
 #define PSKD_DEC_LAST	2	/* ids[n - 1] ends it */
+
+/* The largest vocabulary file read (a tokenizer.json of 4 GiB). */
+#define PSKD_VOCAB_MAXFILE	((size_t)1 << 32)
 
 /*
  * A special (or added) token: its text and id.  Decoding writes a special
@@ -40,22 +50,28 @@ struct pskd_vocab;
 struct pskd_vocab_kind {
 	const char	*name;		/* "char", "tiktoken", ... */
 	/*
-	 * 1 when the file path, whose first bytes are head[0..n), is of this
-	 * kind; NULL: only by name (-E).
+	 * 1 when a file whose bytes are p[0..n) is of this kind; NULL: any
+	 * file (the last row) or only by name (-E).
 	 */
-	int	(*sniff)(const char *path, const unsigned char *head, size_t n);
+	int	(*sniff)(const unsigned char *p, size_t n);
 	/*
-	 * Load path (NULL: the file of the named encoding, or none), for the
-	 * encoding named by -E (NULL: none given); set name, pattern,
-	 * special, nspecial, nvocab.  Exits with a message on error.
+	 * Load the vocabulary whose file path (for messages and companion
+	 * files) holds p[0..n), for the encoding named by -E (NULL: none
+	 * given); set pattern, special, nspecial, nvocab.  0, or the exit
+	 * status the error asks for (PSKD_EXIT_DATA: the file;
+	 * PSKD_EXIT_USAGE: the options) with e set.
 	 */
-	void	(*load)(struct pskd_vocab *v, const char *path,
-		    const char *encoding);
+	int	(*load)(struct pskd_vocab *v, const char *path,
+		    const unsigned char *p, size_t n, const char *encoding,
+		    struct pskd_error *e);
+	/* Before the first encode(): 0, or an exit status with e set. */
+	int	(*ready)(struct pskd_vocab *v, struct pskd_error *e);
 	/*
 	 * Append the ids of text s[0..n) to out, with special tokens matched
-	 * only when allow (else their text is ordinary text).  -1 when a
-	 * character cannot be encoded: *bad its offset, *badcp the character
-	 * or PSKD_NOT_CHAR.
+	 * only when allow (else their text is ordinary text).  -1 when the
+	 * text cannot be encoded: *bad the offset, *badcp the character not
+	 * in the vocabulary, PSKD_NOT_CHAR (not UTF-8) or PSKD_NOT_DONE (a
+	 * step of the tokenizer failed on the text: v->why says which).
 	 */
 	int	(*encode)(struct pskd_vocab *v, const unsigned char *s,
 		    size_t n, int allow, struct pskd_ids *out, size_t *bad,
@@ -70,12 +86,22 @@ struct pskd_vocab_kind {
 	/* The id of the one ordinary token text[0..n), or PSKD_RANK_NONE. */
 	uint32_t (*token)(const struct pskd_vocab *v, const unsigned char *text,
 		    size_t n);
+	/*
+	 * Where text that goes on after s[0..n) may be cut so that encoding
+	 * the two parts one after the other gives the ids of the whole: the
+	 * offset of the last such place, or 0 (none, or the kind cuts
+	 * nowhere).  s may hold bytes that are not UTF-8 (-b).
+	 */
+	size_t	(*cut)(const struct pskd_vocab *v, const unsigned char *s,
+		    size_t n);
+	void	(*free)(struct pskd_vocab *v);
 };
 
 struct pskd_vocab {
 	const struct pskd_vocab_kind *kind;
 	const char	*name;		/* for messages: the file or encoding */
-	int		 pattern;	/* PSKD_PAT_* of the pre-tokenizer, or -1 */
+	int		 byname;	/* its file found by the encoding */
+	int		 pattern;	/* PSKD_PAT_*, or -1: none */
 	struct pskd_vocab_special *special;
 	size_t		 nspecial;
 	uint64_t	 nvocab;	/* V: one past the largest id */
@@ -87,47 +113,34 @@ struct pskd_vocab {
 	int		 template;
 	uint32_t	*bos, *eos;
 	size_t		 nbos, neos;
+	char		 why[512];	/* encode()'s PSKD_NOT_DONE */
 	void		*impl;		/* the kind's own state */
 };
 
-/* The kinds (vocab-*.c), in the order vocab.c tries them. */
+/* The kinds, in the order vocab.c tries them on a -v file. */
 extern const struct pskd_vocab_kind pskd_vocab_char, pskd_vocab_hf,
     pskd_vocab_trained, pskd_vocab_tiktoken;
-
-/* 1 if name is an encoding of tiktoken's (-E), gpt2 included. */
-int	pskd_vocab_is_encoding(const char *name);
 
 /*
  * Open the vocabulary of -E encoding and -v path (either may be NULL; both
  * NULL: cl100k_base).  -E names a tiktoken encoding, char, or an installed
- * tokenizer.json (NAME.json where pskd_data_find looks).  Exits with a
- * message (status 1, or 2 for a bad -E).
+ * tokenizer.json (NAME.json where pskd_data_find looks); a -v file is
+ * recognised by its bytes (a character a line: a character vocabulary).
+ * 0, or the exit status the error asks for (1, or 2 for a bad -E or -v)
+ * with e set.
  */
-void	pskd_vocab_open(struct pskd_vocab *v, const char *encoding,
-	    const char *path);
-/*
- * The -E name of the tiktoken encoding whose V is nvocab, or NULL (pskd-tok
- * -d reading a stream without -E or -v).
- */
-const char *pskd_vocab_guess(uint64_t nvocab);
+int	pskd_vocab_open(struct pskd_vocab *v, const char *encoding,
+	    const char *path, struct pskd_error *e);
+void	pskd_vocab_free(struct pskd_vocab *v);
 /*
  * The id of token text t: a special token's, else a single ordinary
  * token's; PSKD_RANK_NONE if neither.
  */
 uint32_t pskd_vocab_id(const struct pskd_vocab *v, const char *t);
-/* The special token with id, or NULL. */
-const struct pskd_vocab_special *pskd_vocab_special_id(
-	    const struct pskd_vocab *v, uint64_t id);
 /*
- * The first special token in s[from..n): its offset (n: none), *which its
- * index in v->special; the longest of those that start there.
- */
-size_t	pskd_vocab_next_special(const struct pskd_vocab *v,
-	    const unsigned char *s, size_t n, size_t from, size_t *which);
-/*
- * A kind's encode() for special tokens found by pskd_vocab_next_special():
- * with allow, s[0..n) cut at them, the text between encoded by ordinary()
- * (whose -1 and *bad are passed on, *bad as an offset into s).
+ * A kind's encode() for special tokens: with allow, s[0..n) cut at them
+ * (the leftmost, the longest of those there), the text between encoded by
+ * ordinary() (whose -1 and *bad are passed on, *bad as an offset into s).
  */
 typedef int pskd_vocab_ordinary_fn(struct pskd_vocab *v,
 	    const unsigned char *s, size_t n, struct pskd_ids *out,
@@ -135,7 +148,15 @@ typedef int pskd_vocab_ordinary_fn(struct pskd_vocab *v,
 int	pskd_vocab_encode_split(struct pskd_vocab *v, const unsigned char *s,
 	    size_t n, int allow, struct pskd_ids *out, size_t *bad,
 	    uint32_t *badcp, pskd_vocab_ordinary_fn *ordinary);
-/* The whole of a small file into b; exits on error. */
-void	pskd_vocab_slurp(const char *path, struct pskd_buf *b);
+/*
+ * Kinds' cut(): the places where the pieces of a tiktoken pattern
+ * (bpe-pretok.h's PSKD_PAT_*) end whatever follows, or any boundary
+ * between two characters (a character vocabulary); never inside a special
+ * token.
+ */
+size_t	pskd_vocab_cut_pattern(const struct pskd_vocab *v, int pattern,
+	    const unsigned char *s, size_t n);
+size_t	pskd_vocab_cut_chars(const struct pskd_vocab *v,
+	    const unsigned char *s, size_t n);
 
 #endif

@@ -162,6 +162,26 @@ for enc in cl100k_base o200k_base; do
 	rm -f "$dir/pskd.psk" "$dir/rs.ids" "$dir/wasm.ids"
 done
 
+# ---- -r: memory bounded by its 4 MiB piece ------------------------------
+#
+# The worst case of pskd-tok(1)'s bound: a piece of 4 MiB that is one
+# pre-token (letters without a space, then a place to cut near the end of
+# the 4 MiB), its peak RSS for each encoding and Llama 3's tokenizer.json,
+# against the bound the manual states.
+worst=$dir/worst-r.txt
+python3 -c 'import sys; sys.stdout.write("a" * ((4 << 20) - 300) +
+    "\nx y\n" * 100)' > "$worst"
+for enc in r50k_base cl100k_base o200k_base llama3; do
+	if ! mem=$( { /usr/bin/time -f %M pskd-tok -q -r --no-eot -E $enc \
+	    < "$worst" > /dev/null; } 2>&1); then
+		echo "tok: -r, a 4 MiB piece, $enc: failed: $mem"
+		continue
+	fi
+	echo "tok: -r, a 4 MiB piece, $enc: max RSS $(echo "$mem" | tail -1)" \
+	    "kB (bound: $( [ $enc = llama3 ] && echo 150 || echo 110) MB)"
+done
+rm -f "$worst"
+
 # ---- tokenizer.json: Llama 3, Qwen 3, Llama 2, GPT-2 --------------------
 #
 # Per model, one core each: pskd-tok's whole run on the corpus as JSON

@@ -1,7 +1,8 @@
 /*
  * fuzz-manifest - pskd_manifest_parse on any bytes.  What it accepts must
- * encode back to exactly the same bytes, keep its file names safe, and
- * take an added member (pskd_shard_set) and parse again.
+ * encode back to exactly the same bytes, keep its file names safe and
+ * distinct (each found by its name), and take an added member
+ * (pskd_shard_set) and parse again.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,6 +29,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		for (i = 0; i < m.n; i++) {
 			if (!pskd_shard_name_ok(m.shards[i].file))
+				abort();
+			/* Its name finds it, and only it. */
+			if (pskd_manifest_find(&m, m.shards[i].file) !=
+			    &m.shards[i])
 				abort();
 			if (pskd_shard_set(&m.shards[i], "documents", "12") != 0 ||
 			    pskd_shard_set(&m.shards[i], "documents", "[1, 2]") != 0)

@@ -43,7 +43,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512];
 	size_t n, i, k;
 
-	if (pskd_hf_parse(&hf, data, size, 0, err, sizeof(err)) == -1) {
+	if (pskd_hf_parse(&hf, data, size, err, sizeof(err)) == -1) {
 		/* "LINE: message", the line a number from 1. */
 		if (err[0] < '1' || err[0] > '9' || strstr(err, ": ") == NULL)
 			abort();
@@ -55,8 +55,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	n = pskd_utf8_check(data, size);
-	pskd_hf_normalize(&hf, data, n, &norm);
-	pskd_hf_pretokenize(&hf, norm.p, norm.len, 1, &pieces);
+	/* A step that fails says which: "LINE: the normalizer ...". */
+	if (pskd_hf_normalize(&hf, data, n, &norm, err, sizeof(err)) == -1 ||
+	    pskd_hf_pretokenize(&hf, norm.p, norm.len, 1, &pieces, err,
+	    sizeof(err)) == -1) {
+		if (err[0] < '1' || err[0] > '9' || strstr(err, ": the ") ==
+		    NULL)
+			abort();
+		pskd_hf_free(&hf);
+		pskd_buf_free(&norm);
+		return 0;
+	}
 	if (hf.bytelevel) {
 		pskd_bpe_init_hf(&e, &hf.vocab, -1, hf.mstart, hf.mleft,
 		    hf.mrank, hf.ignore_merges);

@@ -1,8 +1,9 @@
 /*
  * fuzz-train.c - the parts of pskd-tok --train that read untrusted bytes.
  * The first byte b picks what the rest is:
- *   b % 3 == 0: a VOCAB.special file; what parses must write back to
- *         a file that parses the same;
+ *   b % 3 == 0: a VOCAB.special file; the section it has for the ranks
+ *         of hash 0x0123456789abcdef (or all of an older file), written
+ *         back, must parse the same;
  *   b % 3 == 1: a document, pre-tokenized by pattern (b / 3) % 3, from
  *         which up to 64 merges are learned; every learned token must be
  *         new, two bytes or more, and made of two earlier tokens;
@@ -17,10 +18,9 @@
 #include <unistd.h>
 
 #include "pskd.h"
-#include "tok/trainspecial.h"
-#include "tok/vocab.h"
-#include "tok/pretok.h"
-#include "tok/trainbpe.h"
+#include "tok/train-special.h"
+#include "tok/bpe-pretok.h"
+#include "tok/train.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -31,14 +31,18 @@ special(const uint8_t *p, size_t n)
 	struct pskd_writer w;
 	char err[256], path[] = "/tmp/fuzz-train.XXXXXX";
 	struct pskd_buf b = { NULL, 0, 0 };
+	const uint64_t h = 0x0123456789abcdefULL;
 	size_t i;
-	int fd;
+	int fd, rc;
 
-	if (pskd_special_parse(p, n, &c, err, sizeof(err)) == -1) {
-		if (c.sp != NULL || c.n != 0 || err[0] < '1' || err[0] > '9')
+	if ((rc = pskd_special_parse(p, n, h, &c, err, sizeof(err))) != 1) {
+		if (c.sp != NULL || c.n != 0 || (rc == -1 && (err[0] < '1' ||
+		    err[0] > '9')) || (rc != -1 && rc != 0))
 			abort();
 		return;
 	}
+	if (c.hasranks && c.ranks != h)
+		abort();
 	for (i = 0; i < c.n; i++)
 		if (!pskd_special_valid((const unsigned char *)c.sp[i].text,
 		    c.sp[i].len))
@@ -50,12 +54,14 @@ special(const uint8_t *p, size_t n)
 	pskd_special_write(&w, &c);
 	if (pskd_writer_flush(&w) == -1)
 		abort();
-	pskd_vocab_slurp(path, &b);
+	if (pskd_slurp(path, 0, &b) == -1)
+		abort();
 	unlink(path);
 	if (pskd_writer_close(&w) == -1)
 		abort();
-	if (pskd_special_parse(b.p, b.len, &c2, err, sizeof(err)) != 0 ||
-	    c2.n != c.n || c2.pattern != c.pattern)
+	if (pskd_special_parse(b.p, b.len, h, &c2, err, sizeof(err)) != 1 ||
+	    c2.n != c.n || c2.pattern != c.pattern ||
+	    c2.hasranks != c.hasranks)
 		abort();
 	for (i = 0; i < c.n; i++)
 		if (c2.sp[i].rank != c.sp[i].rank || strcmp(c2.sp[i].text,

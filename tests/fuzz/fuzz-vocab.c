@@ -1,8 +1,8 @@
 /*
  * fuzz-vocab.c - the vocabulary parsers on any bytes.  Ranks files
- * (ranks.c): when they parse and hold every single byte, the BPE encoder
+ * (bpe-ranks.c): when they parse and hold every single byte, the BPE encoder
  * over the same bytes as text must give tokens whose bytes concatenate back
- * to the text.  Character vocabularies (charvocab.c): what parses writes
+ * to the text.  Character vocabularies (char-vocab.c): what parses writes
  * back to lines that parse to the same characters.  The pre-tokenizers
  * must tile any bytes (valid UTF-8 or not) into pieces.
  */
@@ -13,9 +13,9 @@
 
 #include "pskd.h"
 #include "tok/bpe.h"
-#include "tok/charvocab.h"
-#include "tok/pretok.h"
-#include "tok/ranks.h"
+#include "tok/char.h"
+#include "tok/bpe-pretok.h"
+#include "tok/bpe-ranks.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -30,7 +30,8 @@
 #       times here (default 1000000); faults as above, counted per FILE
 #       and query without the signature
 #
-# Faults with times=K apply to the first K requests of that URL only.
+# Faults with times=K apply to the first K requests of that URL only.  Each
+# request's log line says how many were being answered at once ("active").
 # Usage: faultsrv.py ROOT PORTFILE LOGFILE; writes the port it listens on
 # (127.0.0.1, a free one) to PORTFILE and one line per request to LOGFILE.
 import hashlib
@@ -48,6 +49,7 @@ lock = threading.Lock()
 counts = {}
 issued = {}            # signatures handed out by this hub
 used = {}              # signature -> requests seen by this CDN
+active = [0]           # requests being answered now (logged as "active")
 log = open(logfile, "a", buffering=1)
 
 
@@ -68,6 +70,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                               "auth": self.headers.get("Authorization"),
                               "secret": self.headers.get("X-Secret"),
                               "agent": self.headers.get("User-Agent"),
+                              "active": active[0],
                               "start": start}) + "\n")
 
     def empty(self, status):
@@ -114,6 +117,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return used[sig] <= int(q.get("uses", ["1000000"])[0])
 
     def do_GET(self):
+        with lock:
+            active[0] += 1
+        try:
+            self.get()
+        finally:
+            with lock:
+                active[0] -= 1
+
+    def get(self):
         u = urllib.parse.urlsplit(self.path)
         q = urllib.parse.parse_qs(u.query, keep_blank_values=True)
         if u.path.startswith("/h/"):
@@ -254,6 +266,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 512    # pskd-get -j 256 connects at once
 
 
 srv = Server((host, 0), Handler)

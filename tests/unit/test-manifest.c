@@ -68,7 +68,7 @@ recover_cases(void)
 	snprintf(path, sizeof(path), "%s/manifest.json.lock", dir);
 	lock.len = 0;
 	pskd_sha256_hex(man.p, man.len, hex);
-	check(pskd_file_slurp(path, &lock) == 0 &&
+	check(pskd_slurp(path, 0, &lock) == 0 &&
 	    pskd_manifest_lock_parse(lock.p, lock.len, want, err,
 	    sizeof(err)) == 0 && strcmp(want, hex) == 0,
 	    "the lock now vouches for the manifest in place");
@@ -226,6 +226,34 @@ main(void)
 	    "\"status\": \"failed\", \"n\": 1, \"status\": \"complete\"}\n]}\n")
 	    == -1, "a member pskd-get keeps may not come twice (the last "
 	    "would win)");
+	pskd_manifest_free(&m);
+
+	/* Many shards: found by name; a file twice is refused. */
+	b.len = 0;
+	pskd_buf_add(&b, "{\"version\": 1, \"shards\": [\n", 27);
+	for (i = 0; i < 3000; i++) {
+		char rec[160];
+
+		snprintf(rec, sizeof(rec), "{\"url\": \"u\", \"file\": "
+		    "\"s%zu\", \"bytes\": %zu, \"sha256\": null, \"etag\": "
+		    "null, \"status\": \"failed\"}%s\n", i, i,
+		    i + 1 < 3000 ? "," : "");
+		pskd_buf_add(&b, rec, strlen(rec));
+	}
+	pskd_buf_add(&b, "]}\n", 3);
+	pskd_buf_addc(&b, '\0');
+	check(parse(&m, (char *)b.p) == 0 && m.n == 3000 &&
+	    pskd_manifest_find(&m, "s0")->bytes == 0 &&
+	    pskd_manifest_find(&m, "s2999")->bytes == 2999 &&
+	    pskd_manifest_find(&m, "s1234")->bytes == 1234 &&
+	    pskd_manifest_find(&m, "s3000") == NULL &&
+	    pskd_manifest_find(&m, "s") == NULL, "3000 shards found by name");
+	check(pskd_shard_equal(&m.shards[5], &m.shards[5]) &&
+	    !pskd_shard_equal(&m.shards[5], &m.shards[6]),
+	    "pskd_shard_equal");
+	pskd_manifest_free(&m);
+	memcpy(strstr((char *)b.p, "\"s2999\""), "\"s1000\"", 7);
+	check(parse(&m, (char *)b.p) == -1, "a file listed twice is refused");
 	pskd_manifest_free(&m);
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -11,7 +11,7 @@
 #include "pskd.h"
 #include "check.h"
 #include "tok/bpe.h"
-#include "tok/ranks.h"
+#include "tok/bpe-ranks.h"
 
 
 

@@ -2,7 +2,8 @@
 # GPL-3 and Apache-2.0 texts as JSON Lines documents.
 # 224 windows = 1 + (14377 - 65) div 64: the 14377 tokens (documents and
 # their <|endoftext|>) counted by a Python encoder of the ranks, as in
-# tests/t/train-roundtrip.
+# tests/t/train-roundtrip.  The ranks= line is xxhsum -H3 of the ranks
+# file (tests/t/train-commit checks that the two agree).
 python3 -c '
 import json
 for n in ["GPL-3", "Apache-2.0"]:

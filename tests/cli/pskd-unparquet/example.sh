@@ -2,7 +2,7 @@
 cp "$TESTDIR/data/docs.parquet" .
 pskd-unparquet --schema docs.parquet
 pskd-unparquet -n 1 docs.parquet
-pskd-unparquet -c text,id docs.parquet | pskd-shingle | pskd-minhash | pskd-lsh -q -i index > kept.jsonl
+pskd-unparquet -c text,id docs.parquet | pskd-shingle | pskd-minhash | pskd-lsh -q > kept.jsonl
 pskd-unparquet -g 0/2 docs.parquet > part0.jsonl
 pskd-unparquet -g 1/2 docs.parquet > part1.jsonl
 pskd-unparquet docs.parquet > all.jsonl

@@ -7,7 +7,7 @@ cp "$TESTDIR/../../../examples/corpus/sotu-001.jsonl.zst" src/part-000.jsonl.zst
 echo "file://$PWD/src/part-000.jsonl.zst" > urls.txt
 pskd-get -q -d shards urls.txt
 pskd-get --verify -d shards
-pskd-unzst shards/part-000.jsonl.zst | pskd-shingle | pskd-minhash | pskd-lsh -q -i index > kept.jsonl
+pskd-unzst shards/part-000.jsonl.zst | pskd-shingle | pskd-minhash | pskd-lsh -q > kept.jsonl
 pskd-tok -E cl100k_base kept.jsonl | pskd-window -t 64 | pskd-pack -o train.psk.d
 pskd-shuffle -s 42 -e 1 -B 4 -n 1 train.psk.d | pskd-info -n 0
 # The shard's documents, and those kept: the 4 planted repeats go, and

@@ -1,0 +1,333 @@
+/*
+ * hf-bpe.c - the BPE model of HF tokenizers: its merges, the merge loop,
+ * and words of characters (vocabularies that are not byte-level).
+ *
+ * HF merges the adjacent pair that comes first in the file's merges (its
+ * rank), the leftmost of equal ones, until no adjacent pair is a merge;
+ * tiktoken instead merges the pair whose result has the lowest rank, and
+ * the two rules disagree on some words even where the merges were learned
+ * in rank order.  HF keeps a heap of (rank, position) and skips entries
+ * that went stale; since a merge only ever widens the pairs around it, a
+ * stale entry is one whose position died or whose pair now has another
+ * rank, and the heap merges in the same order as a scan of all pairs for
+ * the lowest (rank, position) after every merge, which short words do.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <xxhash.h>
+
+#include "pskd.h"
+#include "hf.h"
+#include "bpe-merge.h"
+
+#define SMALL	48	/* words up to this many symbols: the plain scan */
+
+static void
+merges_alloc(struct pskd_hf_merges *m, size_t size)
+{
+	m->slot = pskd_xcalloc(size, sizeof(*m->slot));
+	m->mask = size - 1;
+	m->n = 0;
+}
+
+void
+pskd_hf_merges_init(struct pskd_hf_merges *m, size_t n)
+{
+	size_t size;
+
+	for (size = 1024; size * 3 < n * 4; size *= 2)
+		;
+	merges_alloc(m, size);
+}
+
+static void
+merges_put(struct pskd_hf_merges *m, uint64_t k, uint32_t rank, uint32_t id)
+{
+	uint64_t h;
+	size_t i;
+
+	h = (k ^ k >> 29) * 0xbf58476d1ce4e5b9ULL;
+	for (i = (size_t)(h >> 32) & m->mask;; i = (i + 1) & m->mask)
+		if (m->slot[i].key == k || m->slot[i].key == 0)
+			break;
+	if (m->slot[i].key == 0)
+		m->n++;
+	m->slot[i].key = k;
+	m->slot[i].rank = rank;
+	m->slot[i].id = id;
+}
+
+void
+pskd_hf_merges_add(struct pskd_hf_merges *m, uint32_t a, uint32_t b,
+    uint32_t rank, uint32_t id)
+{
+	struct pskd_hf_merges old;
+	size_t i;
+
+	if ((m->n + 1) * 4 > (m->mask + 1) * 3) {
+		old = *m;
+		merges_alloc(m, (old.mask + 1) * 2);
+		for (i = 0; i <= old.mask; i++)
+			if (old.slot[i].key != 0)
+				merges_put(m, old.slot[i].key,
+				    old.slot[i].rank, old.slot[i].id);
+		free(old.slot);
+	}
+	merges_put(m, ((uint64_t)a << 32 | b) + 1, rank, id);
+}
+
+void
+pskd_hf_merges_free(struct pskd_hf_merges *m)
+{
+	free(m->slot);
+	memset(m, 0, sizeof(*m));
+}
+
+static void
+scratch(struct pskd_hf_scratch *s, size_t n)
+{
+	if (s->cap >= n + 1)
+		return;
+	s->cap = n + 1;
+	s->nx = pskd_xreallocarray(s->nx, s->cap, sizeof(*s->nx));
+	s->pv = pskd_xreallocarray(s->pv, s->cap, sizeof(*s->pv));
+	s->rk = pskd_xreallocarray(s->rk, s->cap, sizeof(*s->rk));
+	s->nw = pskd_xreallocarray(s->nw, s->cap, sizeof(*s->nw));
+	s->heap = pskd_xreallocarray(s->heap, s->cap * 3, sizeof(*s->heap));
+}
+
+/* The first pairs' merges, their slots fetched together, not in turn. */
+static void
+first_pairs(const struct pskd_hf_merges *m, const uint32_t *ids, size_t n,
+    uint32_t *rk, uint32_t *nw)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n; i++)
+		pskd_hf_merge_prefetch(m, ids[i], ids[i + 1]);
+	for (i = 0; i + 1 < n; i++)
+		rk[i] = pskd_hf_merge(m, ids[i], ids[i + 1], &nw[i]);
+	rk[n - 1] = PSKD_RANK_NONE;
+}
+
+/* The merge of the parts at i and j, by the table of pairs. */
+static uint32_t
+pair_rank(void *ctx, const struct pskd_merge_parts *p, uint32_t i, uint32_t j,
+    uint32_t *nw)
+{
+	return pskd_hf_merge(ctx, p->id[i], p->id[j], nw);
+}
+
+/*
+ * HF's BPE merges on ids[0..n) in place: always the pair that comes first
+ * in the merges, the leftmost of equal ones; returns the new count.
+ */
+static size_t
+merge_all(const struct pskd_hf_merges *m, uint32_t *ids, size_t n,
+    struct pskd_hf_scratch *s)
+{
+	struct pskd_merge_parts p;
+
+	if (n < 2)
+		return n;
+	scratch(s, n);
+	first_pairs(m, ids, n, s->rk, s->nw);
+	p.nx = s->nx;
+	p.pv = s->pv;
+	p.rk = s->rk;
+	p.id = ids;
+	p.nw = s->nw;
+	p.heap = s->heap;
+	if (n <= SMALL)
+		return pskd_merge_scan(&p, (uint32_t)n, pair_rank, (void *)m);
+	return pskd_merge_heapwise(&p, (uint32_t)n, pair_rank, (void *)m);
+}
+
+/* ---- words of characters --------------------------------------------- */
+
+#define WCACHE_BITS	16
+#define WCACHE_REC	120
+
+/* A word seen before: its bytes, then its ids. */
+struct wcache {
+	uint64_t	 h;
+	uint16_t	 len;		/* 0: empty */
+	uint16_t	 nids;
+	uint32_t	 unused;
+	unsigned char	 rec[WCACHE_REC];
+};
+
+struct pskd_hf_words {
+	const struct pskd_hf *hf;
+	struct pskd_hf_scratch s;
+	struct pskd_buf	 key;		/* a character with prefix, suffix */
+	uint32_t	*ids;
+	size_t		 cap;
+	struct wcache	*cache;
+};
+
+struct pskd_hf_words *
+pskd_hf_words_new(const struct pskd_hf *hf)
+{
+	struct pskd_hf_words *w = pskd_xcalloc(1, sizeof(*w));
+
+	w->hf = hf;
+	w->cache = pskd_xcalloc((size_t)1 << WCACHE_BITS, sizeof(*w->cache));
+	return w;
+}
+
+void
+pskd_hf_words_free(struct pskd_hf_words *w)
+{
+	if (w == NULL)
+		return;
+	free(w->s.nx);
+	free(w->s.pv);
+	free(w->s.rk);
+	free(w->s.nw);
+	free(w->s.heap);
+	pskd_buf_free(&w->key);
+	free(w->ids);
+	free(w->cache);
+	free(w);
+}
+
+/* Room for n more ids in w->ids past k. */
+static void
+room(struct pskd_hf_words *w, size_t k, size_t n)
+{
+	if (k + n + 1 <= w->cap)
+		return;
+	w->cap = (k + n + 1) * 2;
+	w->ids = pskd_xreallocarray(w->ids, w->cap, sizeof(*w->ids));
+}
+
+/* The symbols of s[0..n) into w->ids, as HF's merge_word makes them. */
+static size_t
+symbols(struct pskd_hf_words *w, const unsigned char *s, size_t n)
+{
+	const struct pskd_hf *hf = w->hf;
+	const unsigned char *c;
+	uint32_t id, unk = PSKD_RANK_NONE;
+	size_t i, k = 0, cl, j, clen;
+
+	for (i = 0; i < n; i += cl) {
+		cl = pskd_utf8_decode(s + i, n - i, &id);
+		if (cl == 0) {
+			cl = 1;
+			id = PSKD_HF_CHARS;	/* not UTF-8: by its byte */
+		}
+		c = s + i;
+		clen = cl;
+		if ((i > 0 && hf->prefixlen) ||
+		    (i + cl == n && hf->suffixlen)) {
+			w->key.len = 0;
+			if (i > 0)
+				pskd_buf_add(&w->key, hf->prefix,
+				    hf->prefixlen);
+			pskd_buf_add(&w->key, s + i, cl);
+			if (i + cl == n)
+				pskd_buf_add(&w->key, hf->suffix,
+				    hf->suffixlen);
+			c = w->key.p;
+			clen = w->key.len;
+		}
+		room(w, k, clen + 1);
+		if (c == s + i && id < PSKD_HF_CHARS)
+			id = hf->charid[id];	/* id held the code point */
+		else
+			id = pskd_ranks_find(&hf->vocab, c, clen);
+		if (id != PSKD_RANK_NONE) {
+			if (unk != PSKD_RANK_NONE)
+				w->ids[k++] = unk;
+			unk = PSKD_RANK_NONE;
+			w->ids[k++] = id;
+			continue;
+		}
+		if (hf->byte_fallback) {
+			for (j = 0; j < clen && hf->fallback[c[j]] !=
+			    PSKD_RANK_NONE; j++)
+				;
+			if (j == clen) {
+				/* Like HF, a pending unk waits past these. */
+				for (j = 0; j < clen; j++)
+					w->ids[k++] = hf->fallback[c[j]];
+				continue;
+			}
+		}
+		if (hf->unk == PSKD_RANK_NONE)
+			continue;	/* HF drops the character */
+		if (unk != PSKD_RANK_NONE && !hf->fuse_unk)
+			w->ids[k++] = unk;
+		unk = hf->unk;
+	}
+	if (unk != PSKD_RANK_NONE) {
+		room(w, k, 1);
+		w->ids[k++] = unk;
+	}
+	return k;
+}
+
+/* One word, h its XXH3 when it is short enough for the cache. */
+static void
+word(struct pskd_hf_words *w, const unsigned char *s, size_t n, uint64_t h,
+    struct pskd_ids *out)
+{
+	const struct pskd_hf *hf = w->hf;
+	struct wcache *c = NULL;
+	uint32_t id;
+	size_t k;
+
+	if (hf->ignore_merges && (id = pskd_ranks_find(&hf->vocab, s, n)) !=
+	    PSKD_RANK_NONE) {
+		pskd_ids_push(out, id);
+		return;
+	}
+	if (n <= WCACHE_REC - 4) {
+		c = &w->cache[h >> (64 - WCACHE_BITS)];
+		if (c->h == h && c->len == n && memcmp(c->rec, s, n) == 0) {
+			pskd_ids_reserve(out, c->nids);
+			memcpy(out->v + out->n, c->rec + n,
+			    c->nids * sizeof(uint32_t));
+			out->n += c->nids;
+			return;
+		}
+	}
+	k = symbols(w, s, n);
+	k = merge_all(&hf->merges, w->ids, k, &w->s);
+	pskd_ids_reserve(out, k);
+	memcpy(out->v + out->n, w->ids, k * sizeof(uint32_t));
+	out->n += k;
+	if (c != NULL && n + k * sizeof(uint32_t) <= WCACHE_REC) {
+		c->h = h;
+		c->len = (uint16_t)n;
+		c->nids = (uint16_t)k;
+		memcpy(c->rec, s, n);
+		memcpy(c->rec + n, w->ids, k * sizeof(uint32_t));
+	}
+}
+
+void
+pskd_hf_word(struct pskd_hf_words *w, const unsigned char *s, size_t n,
+    struct pskd_ids *out)
+{
+	word(w, s, n, n <= WCACHE_REC - 4 ? XXH3_64bits(s, n) : 0, out);
+}
+
+void
+pskd_hf_word_batch(struct pskd_hf_words *w, const unsigned char *s,
+    const size_t *at, size_t k, struct pskd_ids *out)
+{
+	uint64_t h[PSKD_HF_BATCH];
+	size_t i, n;
+
+	/* Hash all, fetch their cache entries, then look them up. */
+	for (i = 0; i < k; i++) {
+		n = at[i + 1] - at[i];
+		h[i] = n <= WCACHE_REC - 4 ? XXH3_64bits(s + at[i], n) : 0;
+		__builtin_prefetch(&w->cache[h[i] >> (64 - WCACHE_BITS)]);
+	}
+	for (i = 0; i < k; i++)
+		word(w, s + at[i], at[i + 1] - at[i], h[i], out);
+}

@@ -1,0 +1,455 @@
+/*
+ * hf-json.c - walk a JSON document in place (hf-json.h).  RFC 8259: objects,
+ * arrays, strings with every escape, numbers, true, false, null; strings
+ * must be UTF-8 and hold no control characters (outside strings JSON is
+ * ASCII, which the walk checks).
+ *
+ * Why a second JSON reader beside lib/json.c: that one validates a JSON
+ * Lines line in one pass and hands back the members named by dotted paths
+ * (the text, the id), the hot path of every document program; it keeps no
+ * place in the text to come back to.  A tokenizer.json is one document of
+ * up to tens of megabytes whose reader decides at each value what comes
+ * next (a list of normalizers, a vocab of 150,000 members streamed into a
+ * table, merges as strings or pairs), skips what it does not need, walks
+ * the vocab and merges a second time once the pre-tokenizer is known, and
+ * takes strings without a copy where they have no escape: a cursor over
+ * the document, which lib/json.c has no use for.  What the two agree on,
+ * the grammar of RFC 8259 and the UTF-8 checks (lib's pskd_utf8_*), each
+ * follows; neither builds a tree.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pskd.h"
+#include "hf-json.h"
+
+void
+pskd_jscan_init(struct pskd_jscan *j, const unsigned char *p, size_t n)
+{
+	memset(j, 0, sizeof(*j));
+	j->start = j->p = p;
+	j->end = p + n;
+}
+
+int
+pskd_jscan_fail(struct pskd_jscan *j, const char *why)
+{
+	if (j->err == NULL) {
+		j->err = why;
+		j->errat = (size_t)(j->p - j->start);
+	}
+	j->p = j->end;
+	return 0;
+}
+
+void
+pskd_jscan_where(const struct pskd_jscan *j, uint64_t *line, size_t *col)
+{
+	const unsigned char *p = j->start, *at = j->start + j->errat, *nl;
+
+	*line = 1;
+	while ((nl = memchr(p, '\n', (size_t)(at - p))) != NULL) {
+		(*line)++;
+		p = nl + 1;
+	}
+	*col = (size_t)(at - p);
+}
+
+static void
+space(struct pskd_jscan *j)
+{
+	while (j->p < j->end && (*j->p == ' ' || *j->p == '\n' ||
+	    *j->p == '\r' || *j->p == '\t'))
+		j->p++;
+}
+
+int
+pskd_jscan_peek(struct pskd_jscan *j)
+{
+	if (j->err != NULL)
+		return 0;
+	space(j);
+	if (j->p == j->end)
+		return 0;
+	switch (*j->p) {
+	case '{': case '[': case '"': case 't': case 'f': case 'n':
+		return *j->p;
+	case '-': case '0': case '1': case '2': case '3': case '4': case '5':
+	case '6': case '7': case '8': case '9':
+		return PSKD_J_NUMBER;
+	default:
+		return 0;
+	}
+}
+
+static int
+enter(struct pskd_jscan *j, int c)
+{
+	if (pskd_jscan_peek(j) != c)
+		return j->err ? 0 : pskd_jscan_fail(j, c == '{' ?
+		    "expected an object" : "expected an array");
+	if (j->depth == PSKD_JSCAN_DEPTH)
+		return pskd_jscan_fail(j, "nested too deeply");
+	j->p++;
+	j->kind[j->depth] = (unsigned char)c;
+	j->first[j->depth++] = 1;
+	return 1;
+}
+
+int
+pskd_jscan_object(struct pskd_jscan *j)
+{
+	return enter(j, '{');
+}
+
+int
+pskd_jscan_array(struct pskd_jscan *j)
+{
+	return enter(j, '[');
+}
+
+/* Before a member or an element: 1 if one follows, 0 at the close. */
+static int
+another(struct pskd_jscan *j, int close)
+{
+	if (j->err != NULL)
+		return 0;
+	space(j);
+	if (j->p < j->end && *j->p == close) {
+		j->p++;
+		j->depth--;
+		return 0;
+	}
+	if (!j->first[j->depth - 1]) {
+		if (j->p == j->end || *j->p != ',')
+			return pskd_jscan_fail(j, close == '}' ?
+			    "expected ',' or '}'" : "expected ',' or ']'");
+		j->p++;
+	}
+	j->first[j->depth - 1] = 0;
+	return 1;
+}
+
+int
+pskd_jscan_next(struct pskd_jscan *j)
+{
+	return another(j, ']');
+}
+
+int
+pskd_jscan_member(struct pskd_jscan *j, struct pskd_buf *key)
+{
+	if (!another(j, '}'))
+		return 0;
+	if (!pskd_jscan_string(j, key))
+		return j->err ? 0 : pskd_jscan_fail(j, "expected a name");
+	space(j);
+	if (j->p == j->end || *j->p != ':')
+		return pskd_jscan_fail(j, "expected ':'");
+	j->p++;
+	return 1;
+}
+
+static int
+hex4(const unsigned char *p, unsigned *v)
+{
+	unsigned i, c;
+
+	*v = 0;
+	for (i = 0; i < 4; i++) {
+		c = p[i];
+		if (c >= '0' && c <= '9')
+			c -= '0';
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			c = (c | 0x20) - 'a' + 10;
+		else
+			return 0;
+		*v = *v << 4 | c;
+	}
+	return 1;
+}
+
+/* A \u escape at j->p (after the backslash): its code point into out. */
+static int
+unicode_escape(struct pskd_jscan *j, struct pskd_buf *out)
+{
+	unsigned hi, lo;
+	uint32_t cp;
+
+	if (j->end - j->p < 5 || !hex4(j->p + 1, &hi))
+		return pskd_jscan_fail(j, "bad \\u escape");
+	j->p += 5;
+	cp = hi;
+	if (hi >= 0xdc00 && hi < 0xe000)
+		return pskd_jscan_fail(j, "lone surrogate in \\u escape");
+	if (hi >= 0xd800 && hi < 0xdc00) {
+		if (j->end - j->p < 6 || j->p[0] != '\\' || j->p[1] != 'u' ||
+		    !hex4(j->p + 2, &lo) || lo < 0xdc00 || lo >= 0xe000)
+			return pskd_jscan_fail(j, "lone surrogate in \\u "
+			    "escape");
+		j->p += 6;
+		cp = 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00);
+	}
+	pskd_buf_reserve(out, 4);
+	out->len += pskd_utf8_encode(cp, out->p + out->len);
+	return 1;
+}
+
+/* The end of a run of plain string bytes from p: UTF-8, no '"', '\\' or
+ * control character; NULL at an ill-formed UTF-8 sequence. */
+static const unsigned char *
+plain(const unsigned char *p, const unsigned char *end)
+{
+	uint32_t cp;
+	size_t k;
+
+	while (p < end) {
+		if (*p < 0x80) {
+			if (*p == '"' || *p == '\\' || *p < 0x20)
+				break;
+			p++;
+			continue;
+		}
+		if ((k = pskd_utf8_decode(p, (size_t)(end - p), &cp)) == 0)
+			return NULL;
+		p += k;
+	}
+	return p;
+}
+
+int
+pskd_jscan_str(struct pskd_jscan *j, const unsigned char **s, size_t *n,
+    struct pskd_buf *scratch)
+{
+	const unsigned char *q;
+	unsigned char c;
+
+	if (pskd_jscan_peek(j) != '"')
+		return j->err ? 0 : pskd_jscan_fail(j, "expected a string");
+	j->p++;
+	if ((q = plain(j->p, j->end)) == NULL)
+		return pskd_jscan_fail(j, "invalid UTF-8 in a string");
+	if (q < j->end && *q == '"') {
+		/* No escape: the text in place. */
+		*s = j->p;
+		*n = (size_t)(q - j->p);
+		j->p = q + 1;
+		return 1;
+	}
+	scratch->len = 0;
+	for (;;) {
+		if ((q = plain(j->p, j->end)) == NULL)
+			return pskd_jscan_fail(j, "invalid UTF-8 in a string");
+		pskd_buf_add(scratch, j->p, (size_t)(q - j->p));
+		j->p = q;
+		if (q == j->end)
+			return pskd_jscan_fail(j, "unterminated string");
+		if (*q == '"')
+			break;
+		if (*q < 0x20)
+			return pskd_jscan_fail(j, "control character in a "
+			    "string");
+		if (j->end - j->p < 2)
+			return pskd_jscan_fail(j, "unterminated string");
+		switch (c = j->p[1]) {
+		case '"': case '\\': case '/':
+			break;
+		case 'b': c = '\b'; break;
+		case 'f': c = '\f'; break;
+		case 'n': c = '\n'; break;
+		case 'r': c = '\r'; break;
+		case 't': c = '\t'; break;
+		case 'u':
+			j->p++;
+			if (!unicode_escape(j, scratch))
+				return 0;
+			continue;
+		default:
+			return pskd_jscan_fail(j, "bad escape in a string");
+		}
+		pskd_buf_addc(scratch, c);
+		j->p += 2;
+	}
+	j->p++;
+	*s = scratch->p;
+	*n = scratch->len;
+	return 1;
+}
+
+int
+pskd_jscan_string(struct pskd_jscan *j, struct pskd_buf *out)
+{
+	const unsigned char *s;
+	size_t n;
+
+	if (!pskd_jscan_str(j, &s, &n, out))
+		return 0;
+	if (s != out->p) {
+		out->len = 0;
+		pskd_buf_add(out, s, n);
+	}
+	pskd_buf_reserve(out, 1);
+	out->p[out->len] = '\0';
+	return 1;
+}
+
+/* The extent of a number at j->p; its end, or NULL if malformed. */
+static const unsigned char *
+number_end(const unsigned char *p, const unsigned char *end)
+{
+	if (p < end && *p == '-')
+		p++;
+	if (p == end || *p < '0' || *p > '9')
+		return NULL;
+	if (*p == '0')
+		p++;
+	else
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+	if (p < end && *p == '.') {
+		if (++p == end || *p < '0' || *p > '9')
+			return NULL;
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			p++;
+		if (p == end || *p < '0' || *p > '9')
+			return NULL;
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+	}
+	return p;
+}
+
+int
+pskd_jscan_int(struct pskd_jscan *j, int64_t min, int64_t max, int64_t *v)
+{
+	const unsigned char *p, *e;
+	uint64_t u = 0;
+	int neg;
+
+	if (pskd_jscan_peek(j) != PSKD_J_NUMBER)
+		return j->err ? 0 : pskd_jscan_fail(j, "expected a number");
+	if ((e = number_end(j->p, j->end)) == NULL)
+		return pskd_jscan_fail(j, "malformed number");
+	neg = *j->p == '-';
+	for (p = j->p + neg; p < e; p++) {
+		if (*p < '0' || *p > '9' || u > (uint64_t)INT64_MAX / 10)
+			return pskd_jscan_fail(j, "expected a whole number");
+		u = u * 10 + (uint64_t)(*p - '0');
+	}
+	if (u > (uint64_t)INT64_MAX)
+		return pskd_jscan_fail(j, "number out of range");
+	*v = neg ? -(int64_t)u : (int64_t)u;
+	if (*v < min || *v > max)
+		return pskd_jscan_fail(j, "number out of range");
+	j->p = e;
+	return 1;
+}
+
+static int
+word(struct pskd_jscan *j, const char *w)
+{
+	size_t n = strlen(w);
+
+	if ((size_t)(j->end - j->p) < n || memcmp(j->p, w, n) != 0)
+		return pskd_jscan_fail(j, "malformed value");
+	j->p += n;
+	return 1;
+}
+
+int
+pskd_jscan_bool(struct pskd_jscan *j, int *v)
+{
+	int c = pskd_jscan_peek(j);
+
+	if (c != PSKD_J_TRUE && c != PSKD_J_FALSE)
+		return j->err ? 0 : pskd_jscan_fail(j, "expected true or "
+		    "false");
+	*v = c == PSKD_J_TRUE;
+	return word(j, *v ? "true" : "false");
+}
+
+int
+pskd_jscan_null(struct pskd_jscan *j)
+{
+	if (pskd_jscan_peek(j) != PSKD_J_NULL)
+		return 0;
+	return word(j, "null");
+}
+
+/*
+ * A string skipped: to its closing quote, over escapes; neither decoded
+ * nor checked (a value a reader wants it reads, and that checks it).
+ */
+static int
+skip_string(struct pskd_jscan *j)
+{
+	const unsigned char *q = j->p + 1;
+
+	for (;;) {
+		while (q < j->end && *q != '"' && *q != '\\')
+			q++;
+		if (q >= j->end)
+			return pskd_jscan_fail(j, "unterminated string");
+		if (*q == '"')
+			break;
+		q += 2;
+	}
+	j->p = q + 1;
+	return 1;
+}
+
+int
+pskd_jscan_skip(struct pskd_jscan *j)
+{
+	struct pskd_buf scratch = { 0 };
+	const unsigned char *e;
+	int depth = j->depth, ok = 1;
+
+	while (ok) {
+		switch (pskd_jscan_peek(j)) {
+		case '{': ok = pskd_jscan_object(j); break;
+		case '[': ok = pskd_jscan_array(j); break;
+		case '"': ok = skip_string(j); break;
+		case PSKD_J_NUMBER:
+			if ((e = number_end(j->p, j->end)) == NULL)
+				ok = pskd_jscan_fail(j, "malformed number");
+			else
+				j->p = e;
+			break;
+		case 't': ok = word(j, "true"); break;
+		case 'f': ok = word(j, "false"); break;
+		case 'n': ok = word(j, "null"); break;
+		default:
+			ok = j->err ? 0 : pskd_jscan_fail(j, "expected a "
+			    "value");
+		}
+		/* The next value inside what was entered, or the way out. */
+		while (ok && j->depth > depth) {
+			if (j->kind[j->depth - 1] == '{' ?
+			    pskd_jscan_member(j, &scratch) :
+			    pskd_jscan_next(j))
+				break;
+			ok = j->err == NULL;
+		}
+		if (j->depth == depth)
+			break;
+	}
+	pskd_buf_free(&scratch);
+	return ok && j->err == NULL;
+}
+
+int
+pskd_jscan_end(struct pskd_jscan *j)
+{
+	if (j->err != NULL)
+		return 0;
+	space(j);
+	if (j->p != j->end)
+		return pskd_jscan_fail(j, "text after the document");
+	return 1;
+}

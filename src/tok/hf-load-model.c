@@ -1,0 +1,369 @@
+/*
+ * hf-load-model.c - the vocab and merges of a tokenizer.json's BPE model,
+ * read in a second walk straight into their tables: the tokens as the
+ * bytes they stand for when the vocabulary is byte-level, the merges
+ * looked up in batches whose slots are fetched ahead.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pskd.h"
+#include "hf.h"
+#include "hf-load.h"
+/* ---- the model --------------------------------------------------------- */
+
+/* Model options; vocab and merges only found, read later. */
+void
+ld_model(struct ld *l, struct pskd_hf *hf, char **unk)
+{
+	char *type = NULL;
+
+	if (!pskd_jscan_object(&l->j))
+		ld_die(l, "expected the model");
+	l->model_seen = 1;
+	while (pskd_jscan_member(&l->j, &l->key)) {
+		if (ld_key_is(l, "type")) {
+			type = ld_string(l, NULL);
+			if (strcmp(type, "BPE") != 0)
+				ld_unsupported(l, "the model", type);
+		} else if (ld_key_is(l, "vocab")) {
+			pskd_jscan_peek(&l->j);
+			l->vocab = l->j.p;
+			if (!pskd_jscan_skip(&l->j))
+				break;
+			l->vocablen = (size_t)(l->j.p - l->vocab);
+		} else if (ld_key_is(l, "merges")) {
+			pskd_jscan_peek(&l->j);
+			l->merges = l->j.p;
+			if (!pskd_jscan_skip(&l->j))
+				break;
+			l->mergeslen = (size_t)(l->j.p - l->merges);
+		} else if (ld_key_is(l, "dropout")) {
+			if (!pskd_jscan_null(&l->j))
+				ld_die(l, "dropout is not supported");
+		} else if (ld_key_is(l, "unk_token")) {
+			if (!pskd_jscan_null(&l->j))
+				*unk = ld_string(l, NULL);
+		} else if (ld_key_is(l, "continuing_subword_prefix")) {
+			if (!pskd_jscan_null(&l->j))
+				hf->prefix = ld_string(l, &hf->prefixlen);
+		} else if (ld_key_is(l, "end_of_word_suffix")) {
+			if (!pskd_jscan_null(&l->j))
+				hf->suffix = ld_string(l, &hf->suffixlen);
+		} else if (ld_key_is(l, "fuse_unk")) {
+			hf->fuse_unk = ld_boolean(l);
+		} else if (ld_key_is(l, "byte_fallback")) {
+			hf->byte_fallback = ld_boolean(l);
+		} else if (ld_key_is(l, "ignore_merges")) {
+			hf->ignore_merges = ld_boolean(l);
+		} else if (!pskd_jscan_skip(&l->j))
+			break;
+	}
+	ld_check(l);
+	if (l->vocab == NULL || l->merges == NULL)
+		ld_die(l, "a BPE model without its vocab or merges");
+	free(type);
+}
+
+/* s[0..n) with the ByteLevel alphabet undone into out; 0 if not in it. */
+static int
+unbyte(const unsigned char *s, size_t n, struct pskd_buf *out)
+{
+	uint32_t cp;
+	unsigned char *o;
+	size_t i;
+	int b;
+
+	/* The alphabet is U+0021 .. U+0143: one or two bytes of UTF-8. */
+	pskd_buf_reserve(out, n);
+	o = out->p;
+	for (i = 0; i < n; i++) {
+		if (s[i] < 0x80) {
+			cp = s[i];
+		} else if (s[i] >= 0xc2 && s[i] <= 0xc5 && i + 1 < n &&
+		    (s[i + 1] & 0xc0) == 0x80) {
+			cp = (uint32_t)(s[i] & 0x1f) << 6 | (s[i + 1] & 0x3f);
+			i++;
+		} else
+			return 0;
+		if ((b = pskd_hf_char_byte(cp)) < 0)
+			return 0;
+		*o++ = (unsigned char)b;
+	}
+	out->len = (size_t)(o - out->p);
+	return 1;
+}
+
+/* A token's text as the vocabulary keeps it (undone if byte-level). */
+void
+ld_as_stored(const struct pskd_hf *hf, const unsigned char *s, size_t n,
+    struct pskd_buf *out)
+{
+	if (!hf->bytelevel || !unbyte(s, n, out)) {
+		out->len = 0;
+		pskd_buf_add(out, s, n);
+	}
+}
+
+void
+ld_vocab(struct ld *l, struct pskd_hf *hf)
+{
+	struct pskd_buf bytes = { 0 }, tok = { 0 };
+	uint32_t *off = NULL, *len = NULL, *id = NULL;
+	size_t n = 0, cap = l->vocablen / 6 + 1;	/* "a":0, at least */
+	char err[256];
+
+	off = pskd_xreallocarray(NULL, cap, sizeof(*off));
+	len = pskd_xreallocarray(NULL, cap, sizeof(*len));
+	id = pskd_xreallocarray(NULL, cap, sizeof(*id));
+	pskd_buf_reserve(&bytes, l->vocablen);
+	ld_walk_from(l, l->vocab);
+	if (!pskd_jscan_object(&l->j))
+		ld_die(l, "expected the vocab, an object");
+	while (pskd_jscan_member(&l->j, &l->key)) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			off = pskd_xreallocarray(off, cap, sizeof(*off));
+			len = pskd_xreallocarray(len, cap, sizeof(*len));
+			id = pskd_xreallocarray(id, cap, sizeof(*id));
+		}
+		id[n] = (uint32_t)ld_integer(l, 0, PSKD_RANK_MAX - 1);
+		ld_as_stored(hf, l->key.p, l->key.len, &tok);
+		if (tok.len == 0)
+			ld_die(l, "an empty token");
+		off[n] = (uint32_t)bytes.len;
+		len[n++] = (uint32_t)tok.len;
+		pskd_buf_add(&bytes, tok.p, tok.len);
+	}
+	ld_check(l);
+	if (bytes.p == NULL)
+		bytes.p = pskd_xmalloc(1);
+	if (pskd_ranks_build(&hf->vocab, bytes.p, off, len, id, n, err,
+	    sizeof(err)) == -1)
+		ld_die(l, pskd_xstrdup(err));
+	free(off);
+	free(len);
+	free(id);
+	pskd_buf_free(&tok);
+}
+
+/* A merge read but not yet looked up: its three tokens in the arena. */
+#define BATCH	64
+
+struct pend {
+	size_t		 off[3], len[3];	/* a, b, a and b joined */
+	uint64_t	 k0[3], h[3];
+	uint32_t	 k1[3];
+};
+
+/* The merges as read: left, right, result; rank the index. */
+struct mlist {
+	uint32_t	*v;
+	size_t		 n, cap;
+};
+
+/* Look up a batch of merges (their slots prefetched) and list them. */
+static void
+resolve(struct ld *l, struct pskd_hf *hf, struct pend *q, size_t nq,
+    const struct pskd_buf *arena, struct mlist *ml)
+{
+	uint32_t id[3];
+	size_t i, k;
+
+	for (i = 0; i < nq; i++) {
+		for (k = 0; k < 3; k++) {
+			id[k] = pskd_ranks_find_keyed(&hf->vocab,
+			    arena->p + q[i].off[k], q[i].len[k], q[i].k0[k],
+			    q[i].k1[k], q[i].h[k]);
+			if (id[k] == PSKD_RANK_NONE)
+				ld_die(l, k < 2 ? "a merge of a token that is "
+				    "not in the vocab" : "a merge whose result "
+				    "is not in the vocab");
+		}
+		if (ml->n + 3 > ml->cap) {
+			ml->cap = ml->cap ? ml->cap * 2 : 3 * 4096;
+			ml->v = pskd_xreallocarray(ml->v, ml->cap,
+			    sizeof(*ml->v));
+		}
+		memcpy(ml->v + ml->n, id, sizeof(id));
+		ml->n += 3;
+	}
+}
+
+/*
+ * The merges into their tables: a table by pair for a vocabulary of
+ * characters (a pair given twice keeps its later rank, as HF's map does);
+ * for a byte-level one, the merges by the token each makes (a counting
+ * sort), a pair given twice again with its later rank.
+ */
+static void
+tables(struct pskd_hf *hf, const struct mlist *ml)
+{
+	uint32_t *v = ml->v, n = (uint32_t)(ml->n / 3), i, c, k, *fill;
+
+	if (!hf->bytelevel) {
+		pskd_hf_merges_init(&hf->merges, n);
+		for (i = 0; i < n; i++)
+			pskd_hf_merges_add(&hf->merges, v[3 * i],
+			    v[3 * i + 1], i, v[3 * i + 2]);
+		return;
+	}
+	hf->mstart = pskd_xcalloc((size_t)hf->vocab.n + 1, sizeof(uint32_t));
+	hf->mleft = pskd_xreallocarray(NULL, n ? n : 1, sizeof(uint32_t));
+	hf->mrank = pskd_xreallocarray(NULL, n ? n : 1, sizeof(uint32_t));
+	for (i = 0; i < n; i++)
+		hf->mstart[v[3 * i + 2] + 1]++;
+	for (c = 0; c < hf->vocab.n; c++)
+		hf->mstart[c + 1] += hf->mstart[c];
+	fill = pskd_xreallocarray(NULL, hf->vocab.n + 1, sizeof(uint32_t));
+	memcpy(fill, hf->mstart, (hf->vocab.n + 1) * sizeof(uint32_t));
+	for (i = 0; i < n; i++) {
+		c = v[3 * i + 2];
+		for (k = hf->mstart[c]; k < fill[c]; k++)
+			if (hf->mleft[k] == v[3 * i])
+				break;
+		if (k < fill[c]) {
+			hf->mrank[k] = i;	/* the same pair again */
+			continue;
+		}
+		hf->mleft[fill[c]] = v[3 * i];
+		hf->mrank[fill[c]++] = i;
+	}
+	/* A pair given twice leaves an unused entry: never matched. */
+	for (c = 0; c < hf->vocab.n; c++)
+		for (k = fill[c]; k < hf->mstart[c + 1]; k++)
+			hf->mleft[k] = PSKD_RANK_NONE;
+	free(fill);
+}
+
+/* A token of a merge into the arena, its slot prefetched. */
+static void
+queue(struct pskd_hf *hf, struct pend *q, int k, const unsigned char *s,
+    size_t n, struct pskd_buf *arena, struct pskd_buf *tok)
+{
+	ld_as_stored(hf, s, n, tok);
+	q->off[k] = arena->len;
+	q->len[k] = tok->len;
+	pskd_buf_add(arena, tok->p, tok->len);
+}
+
+/* The keys of a queued merge's tokens; their slots prefetched. */
+static void
+keys(struct pskd_hf *hf, struct pend *q, const struct pskd_buf *arena)
+{
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		q->h[k] = pskd_ranks_keyof(arena->p + q->off[k], q->len[k],
+		    &q->k0[k], &q->k1[k]);
+		__builtin_prefetch(&hf->vocab.slot[q->h[k] & hf->vocab.mask]);
+	}
+}
+
+/*
+ * The usual case, a byte-level merge "a b" without a prefix, straight
+ * into the arena: a's bytes, b's, and the new token is the two together.
+ * 0 if a or b is not in the alphabet (then the general way).
+ */
+static int
+queue_bytes(const unsigned char *s, size_t la, size_t lb, struct pend *q,
+    struct pskd_buf *arena, struct pskd_buf *tok)
+{
+	size_t start = arena->len;
+
+	if (!unbyte(s, la, tok))
+		return 0;
+	q->len[0] = tok->len;
+	pskd_buf_add(arena, tok->p, tok->len);
+	if (!unbyte(s + la + 1, lb, tok)) {
+		arena->len = start;
+		return 0;
+	}
+	q->len[1] = tok->len;
+	pskd_buf_add(arena, tok->p, tok->len);
+	q->off[0] = q->off[2] = start;
+	q->off[1] = start + q->len[0];
+	q->len[2] = q->len[0] + q->len[1];
+	return 1;
+}
+
+static const char not_a_merge[] = "a merge is \"a b\" or [\"a\", \"b\"]";
+
+void
+ld_merges(struct ld *l, struct pskd_hf *hf)
+{
+	struct pskd_buf a = { 0 }, tok = { 0 }, joined = { 0 }, arena = { 0 };
+	struct mlist ml = { NULL, 0, 0 };
+	struct pend q[BATCH];
+	const unsigned char *sp, *ms;
+	size_t la, strip, nq = 0, mn;
+
+	ld_walk_from(l, l->merges);
+	if (!pskd_jscan_array(&l->j))
+		ld_die(l, "expected the merges, a list");
+	/* At most one merge a 6 bytes ("a b",): room, touched as used. */
+	ml.cap = 3 * (l->mergeslen / 6 + 1);
+	ml.v = pskd_xreallocarray(NULL, ml.cap, sizeof(*ml.v));
+	while (pskd_jscan_next(&l->j)) {
+		if (pskd_jscan_peek(&l->j) == PSKD_J_STRING) {
+			/* "a b": one space. */
+			if (!pskd_jscan_str(&l->j, &ms, &mn, &l->s))
+				ld_check(l);
+			sp = memchr(ms, ' ', mn);
+			if (sp == NULL || memchr(sp + 1, ' ', mn -
+			    (size_t)(sp - ms) - 1) != NULL)
+				ld_die(l, "a merge is \"a b\", one space");
+			la = (size_t)(sp - ms);
+			if (la == 0 || la + 1 == mn)
+				ld_die(l, "a merge with an empty part");
+			if (hf->bytelevel && hf->prefixlen == 0 &&
+			    queue_bytes(ms, la, mn - la - 1, &q[nq], &arena,
+			    &tok))
+				goto queued;
+			a.len = 0;
+			pskd_buf_add(&a, ms, la);
+			pskd_buf_add(&a, sp + 1, mn - la - 1);
+		} else {
+			if (!pskd_jscan_array(&l->j) || !pskd_jscan_next(&l->j))
+				ld_die(l, not_a_merge);
+			pskd_jscan_string(&l->j, &a);
+			la = a.len;
+			if (!pskd_jscan_next(&l->j) ||
+			    !pskd_jscan_string(&l->j, &l->s))
+				ld_die(l, not_a_merge);
+			pskd_buf_add(&a, l->s.p, l->s.len);
+			if (pskd_jscan_next(&l->j))
+				ld_die(l, not_a_merge);
+			if (la == 0 || a.len == la)
+				ld_die(l, "a merge with an empty part");
+		}
+		ld_check(l);
+		/* a, b, and the new token: a and b without its prefix. */
+		strip = hf->prefixlen < a.len - la ? hf->prefixlen : a.len - la;
+		joined.len = 0;
+		pskd_buf_add(&joined, a.p, la);
+		pskd_buf_add(&joined, a.p + la + strip, a.len - la - strip);
+		queue(hf, &q[nq], 0, a.p, la, &arena, &tok);
+		queue(hf, &q[nq], 1, a.p + la, a.len - la, &arena, &tok);
+		queue(hf, &q[nq], 2, joined.p, joined.len, &arena, &tok);
+queued:
+		if (++nq == BATCH) {
+			for (la = 0; la < nq; la++)
+				keys(hf, &q[la], &arena);
+			resolve(l, hf, q, nq, &arena, &ml);
+			nq = 0;
+			arena.len = 0;
+		}
+	}
+	ld_check(l);
+	for (la = 0; la < nq; la++)
+		keys(hf, &q[la], &arena);
+	resolve(l, hf, q, nq, &arena, &ml);
+	tables(hf, &ml);
+	free(ml.v);
+	pskd_buf_free(&a);
+	pskd_buf_free(&tok);
+	pskd_buf_free(&joined);
+	pskd_buf_free(&arena);
+}

@@ -1,0 +1,71 @@
+/*
+ * hf-load.h - what the readers of a tokenizer.json share (hf-load.c, the
+ * file and the helpers; hf-load-pipeline.c, the normalizers,
+ * pre-tokenizers, decoders, added tokens and post-processor;
+ * hf-load-model.c, the model's vocab and merges): where a load is, and
+ * the helpers that read one value or end the load with "LINE: message".
+ */
+#ifndef PSKD_HF_LOAD_H
+#define PSKD_HF_LOAD_H
+
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pskd.h"
+#include "hf.h"
+#include "hf-json.h"
+
+/* Where a load is: its walk, scratch strings, where to go on an error. */
+struct ld {
+	struct pskd_jscan j;
+	struct pskd_buf	 s, key;
+	const unsigned char *vocab, *merges;	/* where they start */
+	size_t		 vocablen, mergeslen;	/* and their extent */
+	int		 model_seen;
+	const unsigned char *start;		/* of the file */
+	jmp_buf		 fail;			/* ld_die() returns here */
+	char		*err;			/* with "LINE: message" */
+	size_t		 errsize;
+	char		*unk;			/* the model's unk_token */
+	const unsigned char *lineat;		/* ld_line's last place */
+	uint64_t	 line;			/* and its line */
+};
+
+/* End the load: "LINE: why" in l->err, back to pskd_hf_parse. */
+_Noreturn void ld_die(struct ld *l, const char *why);
+/* "WHAT TYPE is not supported", the same way. */
+_Noreturn void ld_unsupported(struct ld *l, const char *what,
+	    const char *type);
+/* A second walk from p, its lines counted from the file's start. */
+void	ld_walk_from(struct ld *l, const unsigned char *p);
+/* The line (from 1) of the walk's place in the file. */
+uint64_t ld_line(struct ld *l);
+/* End the load if the walk found the document malformed. */
+void	ld_check(struct ld *l);
+/* The next value, which must be one: a string (a copy, *len its length
+ * when len is not NULL), true or false, a whole number in [min, max]. */
+char	*ld_string(struct ld *l, size_t *len);
+int	ld_boolean(struct ld *l);
+int64_t	ld_integer(struct ld *l, int64_t min, int64_t max);
+/* Is the member just read (l->key) named name? */
+int	ld_key_is(const struct ld *l, const char *name);
+/* The "type" member, which files put first. */
+char	*ld_type_of(struct ld *l);
+
+/* The parts of the file, each read where the walk finds it. */
+void	ld_normalizer(struct ld *l, struct pskd_hf *hf);
+void	ld_pretokenizer(struct ld *l, struct pskd_hf *hf);
+void	ld_decoder(struct ld *l, struct pskd_hf *hf);
+void	ld_added_tokens(struct ld *l, struct pskd_hf *hf);
+void	ld_post_processor(struct ld *l, struct pskd_hf *hf);
+/* The model's options; its vocab and merges only found (l->vocab ...). */
+void	ld_model(struct ld *l, struct pskd_hf *hf, char **unk);
+/* Then, in a second walk, the vocab and the merges. */
+void	ld_vocab(struct ld *l, struct pskd_hf *hf);
+void	ld_merges(struct ld *l, struct pskd_hf *hf);
+/* A token's text as the vocabulary keeps it (undone if byte-level). */
+void	ld_as_stored(const struct pskd_hf *hf, const unsigned char *s,
+	    size_t n, struct pskd_buf *out);
+
+#endif

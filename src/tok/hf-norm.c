@@ -1,0 +1,227 @@
+/*
+ * hf-norm.c - the normalizers of tokenizer.json, in the order given: NFC,
+ * NFD, NFKC, NFKD (utf8proc), Lowercase (Rust's char::to_lowercase, a
+ * character at a time: İ becomes i and a dot, Σ always σ), Strip
+ * (White_Space at either end), Prepend (before a text that is not empty),
+ * Replace (a string or a regular expression, every match left to right);
+ * the text at most PSKD_HF_GROWTH times as long as it came.
+ */
+#define _GNU_SOURCE		/* memmem */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <utf8proc.h>
+
+#include "pskd.h"
+#include "hf.h"
+#include "bpe-pretok.h"
+
+static int
+is_space(uint32_t cp)
+{
+	return (pskd_pretok_class(cp) & PSKD_CLASS_S) != 0;
+}
+
+/*
+ * A Unicode normal form of s[0..n) appended to out.  ASCII is in every
+ * form and never combines with what comes before it, so only the stretches
+ * from the ASCII character before a non-ASCII run to the next ASCII
+ * character go through utf8proc.  0; -1 once out is longer than limit.
+ */
+static int
+normal_form(const unsigned char *s, size_t n, int opts, struct pskd_buf *out,
+    size_t limit)
+{
+	utf8proc_uint8_t *dst;
+	utf8proc_ssize_t k;
+	size_t i = 0, a, b;
+
+	while (i < n) {
+		for (a = i; a < n && s[a] < 0x80; a++)
+			;
+		if (a == n) {
+			pskd_buf_add(out, s + i, n - i);
+			break;
+		}
+		if (a > i)
+			a--;		/* the character it may combine with */
+		pskd_buf_add(out, s + i, a - i);
+		for (b = a + 1; b < n && s[b] >= 0x80; b++)
+			;
+		k = utf8proc_map(s + a, (utf8proc_ssize_t)(b - a), &dst,
+		    (utf8proc_option_t)opts);
+		if (k < 0) {
+			pskd_buf_add(out, s + a, b - a);	/* not UTF-8 */
+		} else {
+			pskd_buf_add(out, dst, (size_t)k);
+			free(dst);
+		}
+		if (out->len > limit)
+			return -1;
+		i = b;
+	}
+	return 0;
+}
+
+static void
+lowercase(const unsigned char *s, size_t n, struct pskd_buf *out)
+{
+	unsigned char u[4];
+	uint32_t cp;
+	size_t i, k;
+
+	for (i = 0; i < n; i += k) {
+		if (s[i] < 0x80) {
+			k = 1;
+			pskd_buf_addc(out, (unsigned char)(s[i] >= 'A' &&
+			    s[i] <= 'Z' ? s[i] + 32 : s[i]));
+			continue;
+		}
+		if ((k = pskd_utf8_decode(s + i, n - i, &cp)) == 0) {
+			k = 1;
+			pskd_buf_addc(out, s[i]);
+			continue;
+		}
+		if (cp == 0x130) {		/* İ: i and a dot above */
+			pskd_buf_add(out, "i\xcc\x87", 3);
+			continue;
+		}
+		cp = (uint32_t)utf8proc_tolower((utf8proc_int32_t)cp);
+		pskd_buf_add(out, u, pskd_utf8_encode(cp, u));
+	}
+}
+
+static void
+strip(const unsigned char *s, size_t n, int left, int right,
+    struct pskd_buf *out)
+{
+	size_t a = 0, b = n, k, j;
+	uint32_t cp;
+
+	while (left && a < n && (k = pskd_utf8_decode(s + a, n - a, &cp)) &&
+	    is_space(cp))
+		a += k;
+	while (right && b > a) {
+		for (j = b - 1; j > a && (s[j] & 0xc0) == 0x80; j--)
+			;
+		if (pskd_utf8_decode(s + j, b - j, &cp) == 0 || !is_space(cp))
+			break;
+		b = j;
+	}
+	pskd_buf_add(out, s + a, b - a);
+}
+
+/*
+ * Every occurrence of r's string, or match of its regex, in s[0..n)
+ * replaced: 0; -1 when the text grows past limit (err empty) or the regex
+ * gives up (why in err).
+ */
+static int
+replace(const struct pskd_hf_norm *r, const unsigned char *s, size_t n,
+    struct pskd_buf *out, size_t limit, char *err, size_t errsize)
+{
+	static size_t *m, cap;
+	const unsigned char *q;
+	size_t k, i, pos = 0;
+
+	if (r->a != NULL) {
+		/* A string: its occurrences, left to right. */
+		while ((q = memmem(s + pos, n - pos, r->a, r->alen)) != NULL) {
+			pskd_buf_add(out, s + pos, (size_t)(q - s) - pos);
+			pskd_buf_add(out, r->b, r->blen);
+			pos = (size_t)(q - s) + r->alen;
+			if (out->len > limit)
+				return -1;
+		}
+		pskd_buf_add(out, s + pos, n - pos);
+		return 0;
+	}
+	if (pskd_hf_regex_all(r->re, s, n, &m, &cap, &k, err, errsize) == -1)
+		return -1;
+	for (i = 0; i < k; i++) {
+		pskd_buf_add(out, s + pos, m[2 * i] - pos);
+		pskd_buf_add(out, r->b, r->blen);
+		pos = m[2 * i + 1];
+		if (out->len > limit)
+			return -1;
+	}
+	pskd_buf_add(out, s + pos, n - pos);
+	return 0;
+}
+
+int
+pskd_hf_normalize(const struct pskd_hf *hf, const unsigned char *s, size_t n,
+    struct pskd_buf *out, char *err, size_t errsize)
+{
+	static struct pskd_buf tmp[2];
+	const struct pskd_hf_norm *z;
+	struct pskd_buf *dst;
+	char why[256];
+	size_t i, limit;
+	int w = 0, rc;
+
+	out->len = 0;
+	if (hf->nnorm == 0) {
+		pskd_buf_add(out, s, n);
+		return 0;
+	}
+	limit = n > (SIZE_MAX - PSKD_HF_SLACK) / PSKD_HF_GROWTH ? SIZE_MAX :
+	    n * PSKD_HF_GROWTH + PSKD_HF_SLACK;
+	for (i = 0; i < hf->nnorm; i++) {
+		z = &hf->norm[i];
+		dst = i + 1 == hf->nnorm ? out : &tmp[w];
+		dst->len = 0;
+		why[0] = '\0';
+		rc = 0;
+		switch (z->type) {
+		case HF_N_NFC:
+			rc = normal_form(s, n, UTF8PROC_STABLE |
+			    UTF8PROC_COMPOSE, dst, limit);
+			break;
+		case HF_N_NFD:
+			rc = normal_form(s, n, UTF8PROC_STABLE |
+			    UTF8PROC_DECOMPOSE, dst, limit);
+			break;
+		case HF_N_NFKC:
+			rc = normal_form(s, n, UTF8PROC_STABLE |
+			    UTF8PROC_COMPOSE | UTF8PROC_COMPAT, dst, limit);
+			break;
+		case HF_N_NFKD:
+			rc = normal_form(s, n, UTF8PROC_STABLE |
+			    UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT, dst, limit);
+			break;
+		case HF_N_LOWER:
+			lowercase(s, n, dst);
+			break;
+		case HF_N_STRIP:
+			strip(s, n, z->left, z->right, dst);
+			break;
+		case HF_N_PREPEND:
+			if (n > 0)
+				pskd_buf_add(dst, z->a, z->alen);
+			pskd_buf_add(dst, s, n);
+			break;
+		case HF_N_REPLACE:
+			rc = replace(z, s, n, dst, limit, why, sizeof(why));
+			break;
+		}
+		if (rc == 0 && dst->len > limit)
+			rc = -1;
+		if (rc == -1) {
+			if (why[0] == '\0')
+				snprintf(why, sizeof(why), "it makes the text "
+				    "more than %d times as long (pskd-tok's "
+				    "limit)", PSKD_HF_GROWTH);
+			snprintf(err, errsize, "%llu: the normalizer %s: %s",
+			    (unsigned long long)z->line,
+			    pskd_hf_norm_names[z->type], why);
+			return -1;
+		}
+		s = dst->p;
+		n = dst->len;
+		w ^= 1;
+	}
+	return 0;
+}
