@@ -13,16 +13,6 @@
 
 #define MAX_BLOCKS	((uint64_t)1 << 32)
 
-static inline uint64_t
-fmix64(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	return h ^ (h >> 33);
-}
-
 double
 x_bloom_rate(uint64_t nbits, uint32_t k, uint64_t n)
 {
@@ -92,12 +82,12 @@ x_bloom_add(struct x_bloom *b, uint64_t h)
 {
 	unsigned char *blk = block(b, h);
 	unsigned pos[X_BLOOM_MAXK];
-	uint64_t g = fmix64(h);
+	uint64_t g = x_fmix64(h);
 	uint32_t i, have = 1;
 
 	for (i = 0; i < b->k; i++) {
 		if (i == 7)
-			g = fmix64(g ^ 0x9e3779b97f4a7c15ULL);
+			g = x_fmix64(g ^ 0x9e3779b97f4a7c15ULL);
 		pos[i] = (unsigned)(g >> (9 * (i % 7))) & 511;
 		have &= blk[pos[i] >> 3] >> (pos[i] & 7) & 1;
 	}

@@ -17,16 +17,6 @@
 
 #define BASE	0x9e3779b97f4a7c15ULL	/* the rolling key's multiplier */
 
-static inline uint64_t
-fmix64(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	return h ^ (h >> 33);
-}
-
 void
 x_decon_init(struct x_decon *x, uint32_t n, unsigned norm)
 {
@@ -132,7 +122,7 @@ item_grams(struct x_decon *x, uint32_t item)
 	first = x->ngram;
 	for (i = 0; nw >= x->n && i + x->n <= nw; i++) {
 		h = roll(x, h, i);
-		key = fmix64(h);
+		key = x_fmix64(h);
 		word(sv, nw, x->ntext.len, i, &a, &b);
 		word(sv, nw, x->ntext.len, i + x->n - 1, &b, &b);
 		gram_add(x, key, item, base + a, b - a);
@@ -300,7 +290,7 @@ x_decon_doc(struct x_decon *x, const unsigned char *text, size_t len,
 	sv = (const uint32_t *)(void *)x->seps.p;
 	for (i = 0; i + x->n <= nw; i++) {
 		h = roll(x, h, i);
-		key = fmix64(h);
+		key = x_fmix64(h);
 		bi = (size_t)(key >> (64 - x->bitbits));
 		if (!(x->bits[bi / 64] >> (bi % 64) & 1))
 			continue;

@@ -15,6 +15,17 @@
 #include "dedup/ixrun.h"
 #include "dedup/normalize.h"
 
+/* MurmurHash3's 64-bit finaliser: the bits of h mixed (bloom.c, decon.c). */
+static inline uint64_t
+x_fmix64(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 33);
+}
+
 /* ---- units.c: a document's units -------------------------------------- */
 
 enum x_grain { X_DOC, X_PARA, X_LINE, X_SPAN };
