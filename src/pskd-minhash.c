@@ -152,7 +152,8 @@ main(int argc, char **argv)
 	pskd_frame_relay_init(&relay, &out);
 	pskd_pipe_grow(1);
 	pskd_minhash_init(&mh, opt.k, opt.family, opt.seed);
-	mh.simd = opt.portable || !pskd_simd() ? 0 : 2;
+	if (opt.portable)
+		mh.simd = 0;
 	sig = pskd_xreallocarray(NULL, opt.k, sizeof(*sig));
 	if (argc == 0)
 		sign_file(NULL);

@@ -9,24 +9,32 @@
 #include <string.h>
 
 #include "pskd.h"
+#include "batch/pack.h"
 #include "stats/collect.h"
 #include "stats/stats.h"
 
 static const char usage_text[] =
     "pskd-stats [-mPq] [-e id] [-f field] [-k count] [-l label] [-t kind]\n"
-    "            [--language field] [--language-score field] [file ...]";
+    "            [--language field] [--language-score field] [--length length\n"
+    "            [--stride stride | --align bos | --pack best-fit "
+    "[--buffer docs]]]\n"
+    "            [file ...]";
 
-enum { OPT_LANG = 256, OPT_SCORE, OPT_HELP, OPT_VERSION };
+enum { OPT_LANG = 256, OPT_SCORE, OPT_LENGTH, OPT_STRIDE, OPT_ALIGN,
+    OPT_PACK, OPT_BUFFER, OPT_HELP, OPT_VERSION };
 
 static struct {
 	struct collect_opts c;
 	uint64_t	 top;		/* -k */
+	struct pskd_mode pack;		/* --stride, --align, --pack */
+	int		 buffer_set;	/* --buffer */
 	const char	**labels;	/* -l, in order */
 	size_t		 nlabels;
 	int		 merge;		/* -m */
 } opt = {
 	.c = { .kind = COLLECT_SNIFF, .field = "text", .lang = "language",
-	    .score = "language_score" },
+	    .score = "language_score", .packing = STATS_PACK_NONE,
+	    .buffer = 1000 },
 	.top = 20,
 };
 
@@ -58,6 +66,15 @@ usage(void)
 	    "      --language-score NAME  the member holding its score "
 	    "(default\n"
 	    "                             language_score)\n"
+	    "      --length T     count the windows of T pskd-window would "
+	    "make\n"
+	    "                     of a token stream: tokens kept, cropped, "
+	    "padded\n"
+	    "      --stride S     of plain windows of stride S (default T)\n"
+	    "      --align bos    of --align bos\n"
+	    "      --pack best-fit  of --pack best-fit\n"
+	    "      --buffer N     with a buffer of N documents (default "
+	    "1000)\n"
 	    "      --help         this text\n"
 	    "      --version      the version\n");
 	exit(0);
@@ -138,6 +155,11 @@ stats_input(const char *path, const char *label)
 		pskd_reader_close(&r);
 		return;
 	}
+	if (opt.c.packing != STATS_PACK_NONE && (kind == COLLECT_DOCUMENTS ||
+	    kind == COLLECT_LINES || kind == COLLECT_VERDICTS ||
+	    kind == COLLECT_FRAMES))
+		pskd_fail_at(r.name, 0, "--length counts the windows of a "
+		    "token stream, not of this stream");
 	stats_init(&s, STATS_DOCUMENTS);
 	name = default_label(path);
 	stats_set_label(&s, label ? label : name);
@@ -177,6 +199,11 @@ main(int argc, char **argv)
 		{ "type", required_argument, NULL, 't' },
 		{ "language", required_argument, NULL, OPT_LANG },
 		{ "language-score", required_argument, NULL, OPT_SCORE },
+		{ "length", required_argument, NULL, OPT_LENGTH },
+		{ "stride", required_argument, NULL, OPT_STRIDE },
+		{ "align", required_argument, NULL, OPT_ALIGN },
+		{ "pack", required_argument, NULL, OPT_PACK },
+		{ "buffer", required_argument, NULL, OPT_BUFFER },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
@@ -208,6 +235,28 @@ main(int argc, char **argv)
 			break;
 		case OPT_LANG: opt.c.lang = optarg; break;
 		case OPT_SCORE: opt.c.score = optarg; break;
+		case OPT_LENGTH:
+			opt.c.length = pskd_optnum("--length", optarg, 1,
+			    1ULL << 32, 0);
+			break;
+		case OPT_STRIDE:
+			opt.c.stride = pskd_optnum("--stride", optarg, 1,
+			    1ULL << 32, 0);
+			pskd_mode_set(&opt.pack, STATS_PACK_PLAIN, "--stride");
+			break;
+		case OPT_ALIGN:
+			(void)pack_option("--align", optarg);
+			pskd_mode_set(&opt.pack, STATS_PACK_BOS, "--align");
+			break;
+		case OPT_PACK:
+			(void)pack_option("--pack", optarg);
+			pskd_mode_set(&opt.pack, STATS_PACK_BESTFIT, "--pack");
+			break;
+		case OPT_BUFFER:
+			opt.c.buffer = pskd_optnum("--buffer", optarg, 1,
+			    1u << 24, 0);
+			opt.buffer_set = 1;
+			break;
 		case OPT_HELP: usage(); break;
 		case OPT_VERSION: pskd_version();
 		default: pskd_usage_error(NULL);
@@ -215,6 +264,20 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (opt.pack.flag != NULL && opt.c.length == 0) {
+		pskd_warnx("%s needs --length", opt.pack.flag);
+		pskd_usage_error(NULL);
+	}
+	if (opt.buffer_set && opt.pack.mode != STATS_PACK_BESTFIT) {
+		pskd_warnx("--buffer: only --pack best-fit has a buffer");
+		pskd_usage_error(NULL);
+	}
+	if (opt.c.length != 0) {
+		opt.c.packing = opt.pack.flag == NULL ? STATS_PACK_PLAIN :
+		    (enum stats_packing)opt.pack.mode;
+		if (opt.c.stride == 0)
+			opt.c.stride = opt.c.length;
+	}
 	if (opt.nlabels > (opt.merge ? 1 : argc > 0 ? (size_t)argc : 1)) {
 		pskd_warnx("-l: more labels than %s", opt.merge ?
 		    "the one merged object" : "inputs");

@@ -19,6 +19,34 @@ pskd_gather_init(struct pskd_gather *g, struct pskd_writer *w)
 	(void)pskd_writer_flush(w);
 }
 
+/* Copy n bytes (at most STAGE) into the stage, after what is queued. */
+static void
+stage_copy(struct pskd_gather *g, const void *p, size_t n)
+{
+	struct iovec *last;
+
+	if (g->staged + n > STAGE && pskd_gather_flush(g) == -1)
+		return;
+	last = g->nv ? &g->v[g->nv - 1] : NULL;
+	memcpy(g->stage + g->staged, p, n);
+	if (last != NULL && (unsigned char *)last->iov_base + last->iov_len ==
+	    g->stage + g->staged)
+		last->iov_len += n;
+	else {
+		g->v[g->nv].iov_base = g->stage + g->staged;
+		g->v[g->nv++].iov_len = n;
+	}
+	g->staged += n;
+}
+
+static void
+queued(struct pskd_gather *g, size_t n)
+{
+	g->bytes += n;
+	if (g->nv == PSKD_GATHER_IOV || g->bytes >= FLUSH_BYTES)
+		(void)pskd_gather_flush(g);
+}
+
 void
 pskd_gather_add(struct pskd_gather *g, const void *p, size_t n)
 {
@@ -27,29 +55,32 @@ pskd_gather_add(struct pskd_gather *g, const void *p, size_t n)
 	g->w->total += n;
 	if (g->w->error || n == 0)
 		return;
-	if (n < SMALL) {
-		if (g->staged + n > STAGE && pskd_gather_flush(g) == -1)
-			return;
-		last = g->nv ? &g->v[g->nv - 1] : NULL;
-		memcpy(g->stage + g->staged, p, n);
-		if (last != NULL && (unsigned char *)last->iov_base +
-		    last->iov_len == g->stage + g->staged)
-			last->iov_len += n;
-		else {
-			g->v[g->nv].iov_base = g->stage + g->staged;
-			g->v[g->nv++].iov_len = n;
-		}
-		g->staged += n;
-	} else if (last != NULL && (const unsigned char *)last->iov_base +
+	if (n < SMALL)
+		stage_copy(g, p, n);
+	else if (last != NULL && (const unsigned char *)last->iov_base +
 	    last->iov_len == (const unsigned char *)p)
 		last->iov_len += n;	/* contiguous with the last piece */
 	else {
 		g->v[g->nv].iov_base = (void *)(uintptr_t)p;
 		g->v[g->nv++].iov_len = n;
 	}
-	g->bytes += n;
-	if (g->nv == PSKD_GATHER_IOV || g->bytes >= FLUSH_BYTES)
-		(void)pskd_gather_flush(g);
+	queued(g, n);
+}
+
+void
+pskd_gather_copy(struct pskd_gather *g, const void *p, size_t n)
+{
+	g->w->total += n;
+	if (g->w->error || n == 0)
+		return;
+	if (n > STAGE) {	/* too big to stage: what is queued, then it */
+		if (pskd_gather_flush(g) == 0 &&
+		    pskd_write_all(g->w->fd, p, n) == -1)
+			g->w->error = errno;
+		return;
+	}
+	stage_copy(g, p, n);
+	queued(g, n);
 }
 
 int

@@ -27,6 +27,8 @@ struct pskd_gather {
 void	pskd_gather_init(struct pskd_gather *g, struct pskd_writer *w);
 /* Queue n bytes at p; p must stay valid until the next flush. */
 void	pskd_gather_add(struct pskd_gather *g, const void *p, size_t n);
+/* Queue a copy of n bytes at p (p may change as soon as it returns). */
+void	pskd_gather_copy(struct pskd_gather *g, const void *p, size_t n);
 /* Write everything queued; 0, or -1 with g->w->error set. */
 int	pskd_gather_flush(struct pskd_gather *g);
 void	pskd_gather_free(struct pskd_gather *g);

@@ -5,6 +5,8 @@
  * most two steps on average.  Round keys come from (seed, epoch) through
  * splitmix64's finalizer.  See pskd-shuffle(1) for the specification.
  */
+#include <string.h>
+
 #include "perm.h"
 
 #define GOLDEN	UINT64_C(0x9e3779b97f4a7c15)
@@ -29,29 +31,15 @@ pskd_perm_init(struct pskd_perm *p, uint64_t n, uint64_t seed, uint64_t epoch)
 		p->key[r] = pskd_perm_mix(s + (uint64_t)(r + 1) * GOLDEN);
 }
 
-uint64_t
-pskd_perm_feistel(const struct pskd_perm *p, uint64_t x)
-{
-	uint64_t l = x >> p->lo, r = x & p->maskr;
-	int i;
-
-	for (i = 0; i < PSKD_PERM_ROUNDS; i += 2) {
-		l ^= pskd_perm_mix(p->key[i] ^ r) & p->maskl;
-		r ^= pskd_perm_mix(p->key[i + 1] ^ l) & p->maskr;
-	}
-	return l << p->lo | r;
-}
-
 void
-pskd_perm_range(const struct pskd_perm *p, uint64_t first, uint64_t step,
-    size_t count, uint64_t *out)
+pskd_perm_list(const struct pskd_perm *p, const uint64_t *pos, size_t count,
+    uint64_t *out)
 {
 	uint32_t todo[256];
 	size_t k, j, m, done, blk;
 
 	if (p->n <= 1) {
-		for (k = 0; k < count; k++)
-			out[k] = first + k * step;
+		memmove(out, pos, count * sizeof(*out));
 		return;
 	}
 	/*
@@ -63,7 +51,7 @@ pskd_perm_range(const struct pskd_perm *p, uint64_t first, uint64_t step,
 		blk = count - done < 256 ? count - done : 256;
 		m = 0;
 		for (k = done; k < done + blk; k++) {
-			out[k] = pskd_perm_feistel(p, first + k * step);
+			out[k] = pskd_perm_feistel(p, pos[k]);
 			todo[m] = (uint32_t)k - (uint32_t)done;
 			m += out[k] >= p->n;
 		}
@@ -78,4 +66,16 @@ pskd_perm_range(const struct pskd_perm *p, uint64_t first, uint64_t step,
 			m = k;
 		}
 	}
+}
+
+void
+pskd_perm_range(const struct pskd_perm *p, uint64_t first, uint64_t step,
+    size_t count, uint64_t *out)
+{
+	size_t k;
+
+	/* The positions, then the permutation in place. */
+	for (k = 0; k < count; k++)
+		out[k] = first + k * step;
+	pskd_perm_list(p, out, count, out);
 }

@@ -33,7 +33,18 @@ pskd_perm_mix(uint64_t z)
 void	pskd_perm_init(struct pskd_perm *p, uint64_t n, uint64_t seed,
 	    uint64_t epoch);
 /* The Feistel network alone, on 0..2^(hi+lo)-1. */
-uint64_t pskd_perm_feistel(const struct pskd_perm *p, uint64_t x);
+static inline uint64_t
+pskd_perm_feistel(const struct pskd_perm *p, uint64_t x)
+{
+	uint64_t l = x >> p->lo, r = x & p->maskr;
+	int i;
+
+	for (i = 0; i < PSKD_PERM_ROUNDS; i += 2) {
+		l ^= pskd_perm_mix(p->key[i] ^ r) & p->maskl;
+		r ^= pskd_perm_mix(p->key[i + 1] ^ l) & p->maskr;
+	}
+	return l << p->lo | r;
+}
 
 /* The element at position i < n (cycle walking over the Feistel network). */
 static inline uint64_t
@@ -54,5 +65,9 @@ pskd_perm_at(const struct pskd_perm *p, uint64_t i)
  */
 void	pskd_perm_range(const struct pskd_perm *p, uint64_t first,
 	    uint64_t step, size_t count, uint64_t *out);
+
+/* The same for count positions pos[k] (out may be pos). */
+void	pskd_perm_list(const struct pskd_perm *p, const uint64_t *pos,
+	    size_t count, uint64_t *out);
 
 #endif /* PSKD_PERM_H */

@@ -54,7 +54,8 @@ pskd_minhash_init(struct pskd_minhash *mh, uint32_t k, uint32_t family,
 	mh->k = k;
 	mh->family = family;
 	mh->seed = seed;
-	mh->simd = 2;
+	mh->simd = pskd_simd() >= PSKD_SIMD_AVX512 ? 2 :
+	    pskd_simd() >= PSKD_SIMD_AVX2 ? 1 : 0;
 	mh->seeds = pskd_xreallocarray(NULL, k, sizeof(*mh->seeds));
 	mh->seedmix = pskd_xreallocarray(NULL, k, sizeof(*mh->seedmix));
 	for (i = 0; i < k; i++) {
@@ -80,9 +81,9 @@ int
 pskd_minhash_have_avx2(void)
 {
 #ifdef HAVE_X86
-	if (__builtin_cpu_supports("avx512f"))
+	if (pskd_simd_cpu() >= PSKD_SIMD_AVX512)
 		return 2;
-	return __builtin_cpu_supports("avx2") ? 1 : 0;
+	return pskd_simd_cpu() >= PSKD_SIMD_AVX2 ? 1 : 0;
 #else
 	return 0;
 #endif
@@ -211,7 +212,7 @@ classic_mixed(const struct pskd_minhash *mh, const uint32_t *xm, size_t n,
 	size_t j;
 
 #ifdef HAVE_X86
-	if (mh->simd >= 2 && __builtin_cpu_supports("avx512f"))
+	if (mh->simd >= 2 && pskd_simd_cpu() >= PSKD_SIMD_AVX512)
 		i = classic_avx512(mh->seedmix, mh->k, xm, n, sig);
 	if (mh->simd >= 1 && pskd_minhash_have_avx2())
 		i = classic_avx2(mh->seedmix, i, mh->k, xm, n, sig);
@@ -345,8 +346,7 @@ pskd_minhash_oph(const struct pskd_minhash *mh, const uint64_t *x, size_t n,
 static int
 scan_avx512(const struct pskd_minhash *mh)
 {
-	return mh->simd >= 2 && __builtin_cpu_supports("avx512f") &&
-	    __builtin_cpu_supports("avx512dq");
+	return mh->simd >= 2 && pskd_simd_cpu() >= PSKD_SIMD_AVX512;
 }
 
 /*
@@ -400,6 +400,48 @@ fold_avx512(const unsigned char *p, size_t n, uint32_t *xm, int *bad)
 }
 
 /*
+ * fold_avx512() for AVX2, from the second value on (the first has none
+ * before it to be checked against): eight values at a time, each
+ * compared with the one before it, loaded again from one value back, as
+ * signed numbers with their top bits flipped (AVX2 has no unsigned
+ * 64-bit compare).  Returns where it stopped.
+ */
+__attribute__((target("avx2"))) static size_t
+fold_avx2(const unsigned char *p, size_t n, uint32_t *xm, int *bad)
+{
+	const __m256i top = _mm256_set1_epi64x((long long)0x8000000000000000ULL);
+	__m256i a, b, pa, pb, dis = _mm256_setzero_si256(), f;
+	size_t t;
+
+	for (t = 1; t + 8 <= n; t += 8) {
+		a = _mm256_loadu_si256((const __m256i *)(const void *)
+		    (p + 8 * t));
+		b = _mm256_loadu_si256((const __m256i *)(const void *)
+		    (p + 8 * t + 32));
+		pa = _mm256_loadu_si256((const __m256i *)(const void *)
+		    (p + 8 * t - 8));
+		pb = _mm256_loadu_si256((const __m256i *)(const void *)
+		    (p + 8 * t + 24));
+		dis = _mm256_or_si256(dis, _mm256_cmpgt_epi64(
+		    _mm256_xor_si256(pa, top), _mm256_xor_si256(a, top)));
+		dis = _mm256_or_si256(dis, _mm256_cmpgt_epi64(
+		    _mm256_xor_si256(pb, top), _mm256_xor_si256(b, top)));
+		dis = _mm256_or_si256(dis, _mm256_cmpeq_epi64(pa, a));
+		dis = _mm256_or_si256(dis, _mm256_cmpeq_epi64(pb, b));
+		a = _mm256_xor_si256(a, _mm256_srli_epi64(a, 32));
+		b = _mm256_xor_si256(b, _mm256_srli_epi64(b, 32));
+		/* The low halves: a0 a1 b0 b1 | a2 a3 b2 b3, then in order. */
+		f = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(a),
+		    _mm256_castsi256_ps(b), _MM_SHUFFLE(2, 0, 2, 0)));
+		f = _mm256_permute4x64_epi64(f, _MM_SHUFFLE(3, 1, 2, 0));
+		_mm256_storeu_si256((__m256i *)(void *)(xm + t),
+		    _mm256_xor_si256(f, _mm256_srli_epi32(f, 16)));
+	}
+	*bad |= !_mm256_testz_si256(dis, dis);
+	return t;
+}
+
+/*
  * OPH's hashing, eight values at a time, a block into bin numbers and
  * values on the stack, then the bins lowered one by one (a vector scatter
  * would have to resolve the lanes that share a bin first).  Returns how
@@ -448,7 +490,7 @@ pskd_minhash_sign(struct pskd_minhash *mh, const unsigned char *p, size_t n,
 {
 	uint64_t x, prev;
 	size_t t = 0;
-	int bad = 0, simd = 0;
+	int bad = 0, simd = 0, avx2 = 0;
 
 	if (n == 0) {
 		memset(sig, 0xff, mh->k * sizeof(*sig));
@@ -456,6 +498,7 @@ pskd_minhash_sign(struct pskd_minhash *mh, const unsigned char *p, size_t n,
 	}
 #ifdef HAVE_X86
 	simd = scan_avx512(mh);
+	avx2 = !simd && mh->simd >= 1 && pskd_minhash_have_avx2();
 #endif
 	/* The order check rides along: these loops read every value anyway. */
 	if (mh->family == PSKD_FAMILY_OPH) {
@@ -481,8 +524,14 @@ pskd_minhash_sign(struct pskd_minhash *mh, const unsigned char *p, size_t n,
 		    sizeof(*mh->x32));
 	}
 #ifdef HAVE_X86
-	if (simd) {
-		t = fold_avx512(p, n, mh->x32, &bad);
+	if (simd || avx2) {
+		if (simd)
+			t = fold_avx512(p, n, mh->x32, &bad);
+		else if (n > 8) {
+			x = pskd_get_le64(p);
+			mh->x32[0] = premix((uint32_t)x ^ (uint32_t)(x >> 32));
+			t = fold_avx2(p, n, mh->x32, &bad);
+		}
 		prev = t > 0 ? pskd_get_le64(p + 8 * (t - 1)) : 0;
 		for (; t < n; t++, prev = x) {
 			x = pskd_get_le64(p + 8 * t);

@@ -20,7 +20,11 @@ struct pskd_minhash {
 	uint64_t	*bins;		/* oph: scratch, k minima; 2^32 = empty */
 	uint32_t	*x32;		/* pskd_minhash_sign: folded, or pre-mixed */
 	size_t		 x32cap;
-	int		 simd;		/* 0 portable, 1 up to AVX2, 2 AVX-512 */
+	/*
+	 * 0 portable, 1 up to AVX2, 2 AVX-512: as PSKD_SIMD allows, set by
+	 * pskd_minhash_init; a path the processor lacks is never taken.
+	 */
+	int		 simd;
 };
 
 uint64_t pskd_splitmix64(uint64_t *state);
@@ -29,7 +33,8 @@ uint64_t pskd_fmix64(uint64_t h);
 void	pskd_minhash_init(struct pskd_minhash *mh, uint32_t k, uint32_t family,
 	    uint64_t seed);
 void	pskd_minhash_free(struct pskd_minhash *mh);
-/* 1 if the AVX2 path runs on this machine (AVX-512: 2). */
+/* 1 if the AVX2 path can run on this machine (AVX-512: 2), whatever
+ * PSKD_SIMD says. */
 int	pskd_minhash_have_avx2(void);
 /*
  * The signature (k components) of a non-empty set given as its shingle

@@ -12,7 +12,8 @@
 
 /*
  * The normalised bytes of a code point of 2 to 4 bytes (' ' for a space),
- * key its bytes little-endian; 0 is an empty slot.
+ * key its bytes little-endian; 0 is an empty slot.  len has 0x80 set when
+ * the bytes hold a space.
  */
 struct pskd_norm_memo {
 	uint32_t	key;
@@ -21,10 +22,25 @@ struct pskd_norm_memo {
 };
 #define PSKD_NORM_MEMO_BITS	12
 
+/*
+ * The tables of the AVX2 level, in the memo's allocation: for a group of 8
+ * ASCII bytes, by its space mask and whether a space comes before it
+ * (bit 8), the shuffle that packs the bytes a space run keeps and the
+ * offsets of the kept spaces among them; and the normalised bytes of each
+ * code point of two bytes (U+0080..U+07FF), as length, kind (0 bytes
+ * without a space, 1 one space, 2 anything else: ask utf8proc) and up to
+ * 6 bytes, in that order from the low end.
+ */
+struct pskd_norm_tab {
+	uint64_t	ctrl[512];
+	uint32_t	sepat[512];
+	uint64_t	two[0x800];
+};
+
 struct pskd_norm {
 	unsigned	flags;		/* PSKD_NORM_* */
-	int		avx2;		/* the processor has AVX2 */
-	int		sse2;		/* and SSE2, unless PSKD_SIMD=0 */
+	int		avx2;		/* AVX2 code, as pskd_simd() allows */
+	int		sse2;		/* SSE2 code, likewise */
 	unsigned char	ascii[128];	/* the map of ASCII bytes */
 	uint16_t	word[128];	/* the byte (' ' for a space), 0x100 if not */
 	uint32_t	spos[256];	/* the first 4 set bits of a byte, 1 a byte */
@@ -34,6 +50,7 @@ struct pskd_norm {
 	 * saves work, so pskd_norm_text() fills it through a const nm.
 	 */
 	struct pskd_norm_memo *memo;
+	struct pskd_norm_tab *tab;	/* after the memo: freeing it frees both */
 	/*
 	 * The most bytes pskd_norm_text() may write, text and separators
 	 * (0: no limit); it stops soon after.

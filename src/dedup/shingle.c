@@ -213,6 +213,19 @@ hash33to64(const unsigned char *p, size_t len)
 #define HAVE_DEAL512	1
 
 /*
+ * The lengths of the eight word n-grams from sv[0] on (w words each) and,
+ * in *a, their starts: one past the separator before each.
+ */
+__attribute__((target("avx2"))) static inline __m256i
+spans8(const uint32_t *sv, size_t w, __m256i *a)
+{
+	*a = _mm256_add_epi32(_mm256_loadu_si256((const void *)(sv - 1)),
+	    _mm256_set1_epi32(1));
+	return _mm256_sub_epi32(_mm256_loadu_si256((const void *)
+	    (sv + w - 1)), *a);
+}
+
+/*
  * The dealing loop of shingles() for word n-grams, eight at a time: the
  * n-grams' starts and lengths from two loads of the separators, and each
  * class's share packed to the front of a vector (a compress) and stored
@@ -224,7 +237,6 @@ __attribute__((target("avx512f,avx512vl,popcnt"))) static size_t
 deal512(const uint32_t *sv, size_t nh, size_t w, uint64_t *c0, uint64_t *c1,
     uint64_t *c2, size_t *n1, size_t *n2)
 {
-	const __m256i one = _mm256_set1_epi32(1);
 	const __m256i m17 = _mm256_set1_epi32(17), m33 = _mm256_set1_epi32(33);
 	const __m256i k16 = _mm256_set1_epi32(16), k32 = _mm256_set1_epi32(32);
 	__m256i a, len;
@@ -233,10 +245,7 @@ deal512(const uint32_t *sv, size_t nh, size_t w, uint64_t *c0, uint64_t *c1,
 	size_t i, j0 = 0, j1 = 0, j2 = 0;
 
 	for (i = 0; i + 8 <= nh; i += 8) {
-		a = _mm256_add_epi32(_mm256_loadu_si256((const void *)
-		    (sv + i - 1)), one);
-		len = _mm256_sub_epi32(_mm256_loadu_si256((const void *)
-		    (sv + i + w - 1)), a);
+		len = spans8(sv + i, w, &a);
 		x = _mm512_or_si512(_mm512_slli_epi64(_mm512_cvtepu32_epi64(a),
 		    32), _mm512_cvtepu32_epi64(len));
 		s1 = _mm256_cmplt_epu32_mask(_mm256_sub_epi32(len, m17), k16);
@@ -248,6 +257,84 @@ deal512(const uint32_t *sv, size_t nh, size_t w, uint64_t *c0, uint64_t *c1,
 		j0 += (size_t)__builtin_popcount(s0);
 		j1 += (size_t)__builtin_popcount(s1);
 		j2 += (size_t)__builtin_popcount(s2);
+	}
+	*n1 = j1;
+	*n2 = j2;
+	return i;
+}
+
+/*
+ * The vpermd indices that pack the 64-bit lanes of a mask of 4 to the
+ * front: lane e's two halves 2e, 2e + 1.
+ */
+static const uint32_t pack4[16][8] = {
+	{ 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ 0, 1, 0, 0, 0, 0, 0, 0 },
+	{ 2, 3, 0, 0, 0, 0, 0, 0 },
+	{ 0, 1, 2, 3, 0, 0, 0, 0 },
+	{ 4, 5, 0, 0, 0, 0, 0, 0 },
+	{ 0, 1, 4, 5, 0, 0, 0, 0 },
+	{ 2, 3, 4, 5, 0, 0, 0, 0 },
+	{ 0, 1, 2, 3, 4, 5, 0, 0 },
+	{ 6, 7, 0, 0, 0, 0, 0, 0 },
+	{ 0, 1, 6, 7, 0, 0, 0, 0 },
+	{ 2, 3, 6, 7, 0, 0, 0, 0 },
+	{ 0, 1, 2, 3, 6, 7, 0, 0 },
+	{ 4, 5, 6, 7, 0, 0, 0, 0 },
+	{ 0, 1, 4, 5, 6, 7, 0, 0 },
+	{ 2, 3, 4, 5, 6, 7, 0, 0 },
+	{ 0, 1, 2, 3, 4, 5, 6, 7 }
+};
+
+/* The lanes of x in mask m packed and stored at c + *j. */
+__attribute__((target("avx2,popcnt"))) static inline void
+pack_store(uint64_t *c, size_t *j, __m256i x, unsigned m)
+{
+	_mm256_storeu_si256((__m256i *)(void *)(c + *j),
+	    _mm256_permutevar8x32_epi32(x, _mm256_loadu_si256(
+	    (const __m256i *)(const void *)pack4[m])));
+	*j += (size_t)__builtin_popcount(m);
+}
+
+/*
+ * deal512() for AVX2: the same classes, with a table of vpermd indices
+ * for the packing.  The 32-bit starts and lengths interleave as 64-bit
+ * lanes within each 128-bit half, so the n-grams 0, 1, 4, 5 of eight go
+ * in one vector and 2, 3, 6, 7 in the other: the order within a class
+ * does not matter, the hashes being sorted.
+ */
+__attribute__((target("avx2,popcnt"))) static size_t
+deal256(const uint32_t *sv, size_t nh, size_t w, uint64_t *c0, uint64_t *c1,
+    uint64_t *c2, size_t *n1, size_t *n2)
+{
+	const __m256i m17 = _mm256_set1_epi32(17), m33 = _mm256_set1_epi32(33);
+	const __m256i k15 = _mm256_set1_epi32(15), k31 = _mm256_set1_epi32(31);
+	__m256i a, len, t, s1, s2, xl, xh;
+	unsigned l1, h1, l2, h2;
+	size_t i, j0 = 0, j1 = 0, j2 = 0;
+
+	for (i = 0; i + 8 <= nh; i += 8) {
+		len = spans8(sv + i, w, &a);
+		t = _mm256_sub_epi32(len, m17);
+		s1 = _mm256_cmpeq_epi32(_mm256_min_epu32(t, k15), t);
+		t = _mm256_sub_epi32(len, m33);
+		s2 = _mm256_cmpeq_epi32(_mm256_min_epu32(t, k31), t);
+		xl = _mm256_unpacklo_epi32(len, a);
+		xh = _mm256_unpackhi_epi32(len, a);
+		l1 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(
+		    _mm256_unpacklo_epi32(s1, s1)));
+		h1 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(
+		    _mm256_unpackhi_epi32(s1, s1)));
+		l2 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(
+		    _mm256_unpacklo_epi32(s2, s2)));
+		h2 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(
+		    _mm256_unpackhi_epi32(s2, s2)));
+		pack_store(c0, &j0, xl, ~(l1 | l2) & 15);
+		pack_store(c0, &j0, xh, ~(h1 | h2) & 15);
+		pack_store(c1, &j1, xl, l1);
+		pack_store(c1, &j1, xh, h1);
+		pack_store(c2, &j2, xl, l2);
+		pack_store(c2, &j2, xh, h2);
 	}
 	*n1 = j1;
 	*n2 = j2;
@@ -326,6 +413,8 @@ shingles(struct pskd_shingler *sh, const unsigned char *s, size_t len,
 #ifdef HAVE_DEAL512
 		if (words && sh->avx512)
 			j = deal512(sv + i, m, w, c0, c1, c2, &n1, &n2);
+		else if (words && sh->avx2)
+			j = deal256(sv + i, m, w, c0, c1, c2, &n1, &n2);
 #endif
 		/* -c keeps size_t offsets: past 2^32, hash in order (huge). */
 		for (; j < m && huge; j++)
@@ -375,8 +464,8 @@ pskd_shingler_init(struct pskd_shingler *sh, uint32_t unit, uint32_t n,
 		sh->pos = pskd_xreallocarray(NULL, BLOCK + (size_t)n + 1,
 		    sizeof(*sh->pos));
 #ifdef HAVE_DEAL512
-	sh->avx512 = pskd_simd() && __builtin_cpu_supports("avx512f") &&
-	    __builtin_cpu_supports("avx512vl");
+	sh->avx512 = pskd_simd() >= PSKD_SIMD_AVX512;
+	sh->avx2 = pskd_simd() >= PSKD_SIMD_AVX2;
 #endif
 }
 

@@ -21,6 +21,7 @@ struct pskd_shingler {
 	uint32_t	 n;		/* words or characters an n-gram */
 	struct pskd_norm nm;
 	int		 avx512;	/* the dealing loop may use AVX-512 */
+	int		 avx2;		/* or AVX2 */
 	/* The most a document may take (0: no limit), what the last did. */
 	size_t		 budget, need;
 	struct pskd_buf	 ntext;		/* the normalised text */

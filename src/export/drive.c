@@ -193,7 +193,8 @@ xport_emit(struct xport *x, struct xfile *f, const unsigned char *p, size_t n)
 
 	f->tokens += n;
 	if (w == ow) {		/* the stream's own bytes */
-		xfile_copy(f, x->in->r.fd, xin_offset(x->in, p), p, n * w);
+		xfile_copy(f, x->in->r.fd, xin_offset(x->in, p), p, n * w,
+		    x->in->mapped);
 		return;
 	}
 	while (n > 0) {

@@ -36,7 +36,23 @@ struct xin {
 	int		 regular;	/* a regular file: may be read twice */
 	int64_t		 start;		/* its offset at the first token */
 	const unsigned char *chunk;	/* what xin_next returned last */
+	/* A regular file is read through a window mapped on it. */
+	int		 mapped;
+	uint64_t	 size;		/* the file's, at the open */
+	uint64_t	 pos;		/* offset of the next token */
+	unsigned char	*map;		/* the window: file bytes mapoff.. */
+	uint64_t	 mapoff;
+	size_t		 maplen;
 };
+
+/*
+ * The window on a regular file: the chunks xin_next returns there stay
+ * valid until the window moves, which waits for the hashing of what was
+ * given to xhash_borrow first (xhash_drain).
+ */
+#ifndef XWINDOW
+#define XWINDOW	(16u << 20)
+#endif
 
 /* Bytes of tokens a chunk: read, scanned and hashed while in the cache. */
 #ifndef XCHUNK
@@ -50,7 +66,7 @@ struct xin {
  */
 void	xin_open(struct xin *in, const char *path);
 /*
- * The next whole tokens, at most about PSKD_BUFSIZE bytes: their number,
+ * The next whole tokens, at most XCHUNK bytes: their number,
  * 0 at the end (which checks the declared count and the trailing bytes).
  * Consume them with xin_skip.
  */
@@ -114,6 +130,13 @@ struct xhash;
 struct xhash *xhash_new(void);
 /* Hash p[0..n) after what was given before; p stays valid until returned. */
 void	xhash_add(struct xhash *h, unsigned char *p, size_t n);
+/*
+ * The same for bytes that are not a pool buffer (the input's window): hashed
+ * where they are, which the caller keeps valid until xhash_drain.
+ */
+void	xhash_borrow(struct xhash *h, const unsigned char *p, size_t n);
+/* Wait until everything given is hashed. */
+void	xhash_drain(void);
 /* Wait for the hashing of h, write its hex digest (65 bytes), free h. */
 void	xhash_end(struct xhash *h, char hex[65]);
 /* A buffer of XBUF bytes from the pool (blocks until one is free). */
@@ -165,10 +188,11 @@ void	xfile_write(struct xfile *f, const void *p, size_t n);
 /*
  * The n bytes at p, which are also the bytes at offset off of the file
  * open at fd: copied file to file by the kernel (copy_file_range(2)) when
- * it can, as cat(1) copies, else written.  Hashed either way.
+ * it can, as cat(1) copies, else written.  Hashed either way: in place
+ * when stable (p stays valid until xhash_drain), else from a copy.
  */
 void	xfile_copy(struct xfile *f, int fd, int64_t off, const unsigned char *p,
-	    size_t n);
+	    size_t n, int stable);
 /*
  * --check: bytes off..off+n (n <= 16) will be patched; compare them at the
  * end, not as they pass.  Nothing when writing.

@@ -5,8 +5,14 @@
  * of the copy to the page cache, so on two cores it costs no time; on one
  * it costs what it would have inline.  Buffers come from a small pool and
  * go back to it once hashed; a file's digest waits for its last buffer.
+ * Bytes that stay where they are (the input's window) are hashed there,
+ * not copied to a buffer first.  With one CPU to run on (taskset, a
+ * cgroup's cpuset), the thread would only add switches: all is hashed
+ * inline then.
  */
+#define _GNU_SOURCE		/* sched_getaffinity */
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +23,7 @@
 #include "export/export.h"
 
 #define NPOOL	8
+#define NQUEUE	(NPOOL + 128)	/* the pool's buffers, and borrowed bytes */
 
 struct xhash {
 	EVP_MD_CTX	*ctx;
@@ -25,15 +32,16 @@ struct xhash {
 
 struct job {
 	struct xhash	*h;
-	unsigned char	*p;
+	const unsigned char *p;
 	size_t		 n;
+	unsigned char	*buf;		/* the pool's, given back: or NULL */
 };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static unsigned char *freebuf[NPOOL];
 static size_t nfree, nmade;
-static struct job queue[NPOOL];
+static struct job queue[NQUEUE];
 static size_t qhead, qlen;
 static int started, threaded;
 
@@ -58,10 +66,11 @@ worker(void *arg)
 		pthread_mutex_unlock(&mu);
 		update(j.h, j.p, j.n);
 		pthread_mutex_lock(&mu);
-		qhead = (qhead + 1) % NPOOL;
+		qhead = (qhead + 1) % NQUEUE;
 		qlen--;
 		j.h->pending--;
-		freebuf[nfree++] = j.p;
+		if (j.buf != NULL)
+			freebuf[nfree++] = j.buf;
 		pthread_cond_broadcast(&cv);
 	}
 	return NULL;
@@ -72,8 +81,12 @@ start(void)
 {
 	sigset_t all, old;
 	pthread_t t;
+	cpu_set_t cpus;
 
 	started = 1;
+	if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0 &&
+	    CPU_COUNT(&cpus) == 1)
+		return;
 	/*
 	 * The thread takes no signal: SIGINT and the others reach the main
 	 * thread, whose handler removes the temporaries while nothing else
@@ -130,6 +143,20 @@ xhash_putbuf(unsigned char *p)
 	pthread_mutex_unlock(&mu);
 }
 
+static void
+queue_job(struct xhash *h, const unsigned char *p, size_t n,
+    unsigned char *buf)
+{
+	pthread_mutex_lock(&mu);
+	while (qlen == NQUEUE)
+		pthread_cond_wait(&cv, &mu);
+	queue[(qhead + qlen) % NQUEUE] = (struct job){ h, p, n, buf };
+	qlen++;
+	h->pending++;
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&mu);
+}
+
 void
 xhash_add(struct xhash *h, unsigned char *p, size_t n)
 {
@@ -138,12 +165,24 @@ xhash_add(struct xhash *h, unsigned char *p, size_t n)
 		xhash_putbuf(p);
 		return;
 	}
+	queue_job(h, p, n, p);
+}
+
+void
+xhash_borrow(struct xhash *h, const unsigned char *p, size_t n)
+{
+	if (!threaded)
+		update(h, p, n);
+	else
+		queue_job(h, p, n, NULL);
+}
+
+void
+xhash_drain(void)
+{
 	pthread_mutex_lock(&mu);
-	/* Every queued job holds a pool buffer: there is always room. */
-	queue[(qhead + qlen) % NPOOL] = (struct job){ h, p, n };
-	qlen++;
-	h->pending++;
-	pthread_cond_broadcast(&cv);
+	while (qlen > 0)
+		pthread_cond_wait(&cv, &mu);
 	pthread_mutex_unlock(&mu);
 }
 

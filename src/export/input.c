@@ -3,6 +3,7 @@
  * a sample): its header, whole tokens a chunk at a time, and the scan that
  * finds the end-of-text ids and any id out of bound in one pass.
  */
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -43,15 +44,66 @@ xin_open(struct xin *in, const char *path)
 		in->start = (int64_t)(off - (off_t)(in->r.end - in->r.pos));
 	else
 		in->regular = 0;
+	if (in->regular && st.st_size >= in->start) {
+		in->mapped = 1;
+		in->size = (uint64_t)st.st_size;
+		in->pos = (uint64_t)in->start;
+	}
+}
+
+/*
+ * The window over [pos, pos + want), or as much of it as the file holds:
+ * the bytes there, their number in *got.  Read through the window, not
+ * read(2): no copy to a buffer, and hashed in place.  A file that shrinks
+ * while it is read ends the run by SIGBUS (the read of a page past its new
+ * end), which lib's handler reports in a line after removing the
+ * temporaries.
+ */
+static const unsigned char *
+window(struct xin *in, size_t want, size_t *got)
+{
+	static size_t page;
+	uint64_t left = in->pos < in->size ? in->size - in->pos : 0, at;
+	size_t n = left < want ? (size_t)left : want;
+	void *m;
+
+	*got = n;
+	if (n == 0)
+		return NULL;
+	if (in->map == NULL || in->pos < in->mapoff ||
+	    in->pos + n > in->mapoff + in->maplen) {
+		if (page == 0)
+			page = (size_t)sysconf(_SC_PAGESIZE);
+		/* What was borrowed from the old window is hashed first. */
+		xhash_drain();
+		if (in->map != NULL)
+			(void)munmap(in->map, in->maplen);
+		in->map = NULL;
+		at = in->pos / page * page;
+		in->maplen = in->size - at < XWINDOW ? (size_t)(in->size - at) :
+		    XWINDOW;
+		m = mmap(NULL, in->maplen, PROT_READ, MAP_SHARED, in->r.fd,
+		    (off_t)at);
+		if (m == MAP_FAILED)
+			pskd_err(PSKD_EXIT_DATA, "%s", in->name);
+		(void)madvise(m, in->maplen, MADV_SEQUENTIAL);
+		in->map = m;
+		in->mapoff = at;
+	}
+	return in->map + (in->pos - in->mapoff);
 }
 
 size_t
 xin_next(struct xin *in, const unsigned char **p)
 {
-	size_t want = XCHUNK / in->w * in->w, n;
+	size_t want = XCHUNK / in->w * in->w, n, had;
 	ssize_t got;
 
-	got = pskd_reader_peek(&in->r, want, p);
+	if (in->mapped) {
+		*p = window(in, want, &had);
+		got = (ssize_t)had;
+	} else
+		got = pskd_reader_peek(&in->r, want, p);
 	if (got < 0)
 		pskd_err(PSKD_EXIT_DATA, "%s", in->name);
 	n = (size_t)got / in->w;
@@ -80,7 +132,10 @@ xin_next(struct xin *in, const unsigned char **p)
 void
 xin_skip(struct xin *in, size_t ntok)
 {
-	pskd_reader_skip(&in->r, ntok * in->w);
+	if (in->mapped)
+		in->pos += ntok * in->w;
+	else
+		pskd_reader_skip(&in->r, ntok * in->w);
 	in->seen += ntok;
 }
 
@@ -100,11 +155,17 @@ xin_rewind(struct xin *in)
 	in->r.pos = in->r.end = 0;
 	in->r.eof = 0;
 	in->seen = 0;
+	in->pos = (uint64_t)in->start;
 }
 
 void
 xin_close(struct xin *in)
 {
+	if (in->map != NULL) {
+		xhash_drain();
+		(void)munmap(in->map, in->maplen);
+		in->map = NULL;
+	}
 	pskd_header_free(&in->h);
 	pskd_reader_close(&in->r);
 }
@@ -264,7 +325,7 @@ avx2(void)
 	static int v = -1;
 
 	if (v == -1)
-		v = pskd_simd() && __builtin_cpu_supports("avx2");
+		v = pskd_simd() >= PSKD_SIMD_AVX2;
 	return v;
 }
 #endif

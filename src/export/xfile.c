@@ -179,14 +179,21 @@ xfile_write(struct xfile *f, const void *p, size_t n)
 
 static int no_copy;	/* copy_file_range(2) is not there, or refused */
 
-/* Hash n bytes at p on the second thread: they go to pool buffers. */
+/*
+ * Hash n bytes at p on the second thread: where they are when they stay
+ * valid (stable), else copied to pool buffers.
+ */
 static void
-hash_bytes(struct xfile *f, const unsigned char *p, size_t n)
+hash_bytes(struct xfile *f, const unsigned char *p, size_t n, int stable)
 {
 	size_t k;
 
 	if (f->hash == NULL)
 		return;
+	if (stable) {
+		xhash_borrow(f->hash, p, n);
+		return;
+	}
 	for (; n > 0; p += k, n -= k) {
 		unsigned char *b = xhash_buf();
 
@@ -252,7 +259,7 @@ settle(struct xfile *f)
 
 void
 xfile_copy(struct xfile *f, int fd, int64_t off, const unsigned char *p,
-    size_t n)
+    size_t n, int stable)
 {
 	if (f->check || no_copy || off < 0) {
 		xfile_write(f, p, n);
@@ -267,7 +274,7 @@ xfile_copy(struct xfile *f, int fd, int64_t off, const unsigned char *p,
 		f->cp_off = (uint64_t)off;
 	}
 	f->cp_len += n;
-	hash_bytes(f, p, n);
+	hash_bytes(f, p, n, stable);
 	f->flushed += n;
 	if (f->cp_len >= COPY_MAX)
 		settle(f);

@@ -131,7 +131,14 @@ remove_temporaries(void)
 static void
 on_signal(int sig)
 {
+	static const char bus[] =
+	    ": a file read through a mapping shrank under it (SIGBUS)\n";
+
 	remove_temporaries();
+	if (sig == SIGBUS) {
+		(void)!write(2, pskd_progname, strlen(pskd_progname));
+		(void)!write(2, bus, sizeof(bus) - 1);
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -139,7 +146,7 @@ on_signal(int sig)
 void
 pskd_signals_init(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, old;
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	size_t i;
 
@@ -152,6 +159,10 @@ pskd_signals_init(void)
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
+	/* A mapped input that shrinks; unless the program handles it itself. */
+	if (sigaction(SIGBUS, NULL, &old) == 0 && old.sa_handler == SIG_DFL &&
+	    !(old.sa_flags & SA_SIGINFO))
+		sigaction(SIGBUS, &sa, NULL);
 }
 
 int

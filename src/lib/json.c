@@ -127,6 +127,80 @@ plain_run(const unsigned char *p, size_t i, size_t n, int *bad)
 	}
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_RUN32	1
+
+/* The byte a one-letter escape stands for, 0 for none. */
+static const unsigned char esc1[128] = {
+	['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b', ['f'] = '\f',
+	['n'] = '\n', ['r'] = '\r', ['t'] = '\t'
+};
+
+/*
+ * For AVX2: the string bytes from p[i] unescaped to out, 32 at a time,
+ * while they are plain, two-byte UTF-8 sequences or one-letter escapes;
+ * each chunk is stored whole and the output advanced by the bytes it
+ * keeps.  It stops short of the last 32 bytes of the line and on
+ * anything else ('"', a \u escape, a control character, other bytes of
+ * 0x80 or more), which string() goes on with.  A two-byte sequence is
+ * taken only whole and well-formed: a lead C2..DF, then 80..BF, each
+ * continuation a lead's.  The caller made room for n - i + 32 bytes.
+ */
+__attribute__((target("avx2,bmi"))) static size_t
+run32(const unsigned char *p, size_t i, size_t n, struct pskd_buf *out)
+{
+	const __m256i quote = _mm256_set1_epi8('"');
+	const __m256i bsl = _mm256_set1_epi8('\\');
+	const __m256i c1f = _mm256_set1_epi8(0x1f);
+	const __m256i c2 = _mm256_set1_epi8((char)0xc2);
+	const __m256i d1d = _mm256_set1_epi8(0x1d);
+	const __m256i xc0 = _mm256_set1_epi8((char)0xc0);
+	const __m256i x80 = _mm256_set1_epi8((char)0x80);
+	unsigned char *q = out->p + out->len;
+	uint64_t hi, sp, lead, cont, bad;
+	size_t l = 0, t;
+	__m256i v, x;
+	unsigned e;
+
+	while (i + 32 <= n) {
+		v = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
+		_mm256_storeu_si256((__m256i *)(void *)(q + l), v);
+		sp = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
+		    _mm256_or_si256(_mm256_cmpeq_epi8(v, quote),
+		    _mm256_cmpeq_epi8(v, bsl)),
+		    _mm256_cmpeq_epi8(_mm256_min_epu8(v, c1f), v)));
+		hi = (uint32_t)_mm256_movemask_epi8(v);
+		if ((sp | hi) == 0) {
+			i += 32, l += 32;
+			continue;
+		}
+		lead = cont = 0;
+		if (hi != 0) {
+			x = _mm256_sub_epi8(v, c2);
+			lead = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+			    _mm256_min_epu8(x, d1d), x));
+			cont = (uint32_t)_mm256_movemask_epi8(
+			    _mm256_cmpeq_epi8(_mm256_and_si256(v, xc0), x80));
+		}
+		bad = sp | (hi & ~lead & ~cont) | (cont ^ lead << 1);
+		t = (size_t)__builtin_ctzll(bad | (uint64_t)1 << 32);
+		if (t > 0 && (lead >> (t - 1) & 1))
+			t--;		/* a lead waits for its continuation */
+		i += t, l += t;
+		if (t == 32)
+			continue;
+		if (p[i] != '\\' || i + 1 >= n || p[i + 1] >= 0x80 ||
+		    (e = esc1[p[i + 1]]) == 0)
+			break;
+		q[l++] = (unsigned char)e;
+		i += 2;
+	}
+	out->len += l;
+	return i;
+}
+#endif
+
 /*
  * A string at s->i (on the opening quote).  With out != NULL, its unescaped
  * UTF-8 is appended there.
@@ -138,8 +212,22 @@ string(struct scan *s, struct pskd_buf *out)
 	size_t i = s->i + 1, run;
 	uint32_t cp, lo;
 	int bad;
+#ifdef HAVE_RUN32
+	static int avx2 = -1;
+	int fast;
+
+	if (avx2 == -1)
+		avx2 = pskd_simd() >= PSKD_SIMD_AVX2;
+	fast = avx2 && out != NULL && s->n - i >= 64;
+#endif
 
 	for (;;) {
+#ifdef HAVE_RUN32
+		if (fast) {
+			pskd_buf_reserve(out, s->n - i + 32);
+			i = run32(p, i, s->n, out);
+		}
+#endif
 		run = i;
 		i = plain_run(p, i, s->n, &bad);
 		if (bad)

@@ -190,10 +190,30 @@ pskd_put_le64(unsigned char *p, uint64_t v)
 	pskd_put_le32(p + 4, (uint32_t)(v >> 32));
 }
 
-/* ---- simd.c ------------------------------------------------------------ */
+/* ---- simd.c: which vector code paths may run -------------------------- */
 
-/* 0 if PSKD_SIMD=0 or off asks for the portable code paths, else 1. */
+/*
+ * The levels, each including those below it.  A vector path of a level
+ * runs only when pskd_simd() is at least that level; what a path needs
+ * beyond its level (AVX-512 VBMI2, say) it checks itself.
+ */
+enum pskd_simd_level {
+	PSKD_SIMD_PORTABLE = 0,	/* the portable code only */
+	PSKD_SIMD_SSE2,		/* SSE2: every x86-64 */
+	PSKD_SIMD_AVX2,		/* AVX2, POPCNT, BMI1, BMI2 (Haswell, Zen) */
+	PSKD_SIMD_AVX512	/* AVX-512 F, VL, DQ, BW (Skylake-SP, Zen 4) */
+};
+
+/*
+ * The widest level the processor has, capped by the environment's
+ * PSKD_SIMD: 0, off or portable; sse2; avx2; avx512 (unset: no cap).  So
+ * pskd_simd() == 0 asks for the portable paths.
+ */
 int	pskd_simd(void);
+/* The widest level the processor has, whatever PSKD_SIMD says. */
+int	pskd_simd_cpu(void);
+/* "portable", "sse2", "avx2", "avx512". */
+const char *pskd_simd_name(int level);
 
 /* ---- io.c: whole reads and writes, pipes, atomic output files ---------- */
 

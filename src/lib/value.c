@@ -537,7 +537,7 @@ pskd_idx_over(const unsigned char *p, uint64_t n, unsigned w, uint64_t bound)
 	static int avx2 = -1;
 
 	if (avx2 == -1)
-		avx2 = pskd_simd() && __builtin_cpu_supports("avx2");
+		avx2 = pskd_simd() >= PSKD_SIMD_AVX2;
 	if (avx2 && n >= OVER_BLOCK)
 		switch (w) {
 		case 1: return first_over8_avx2(p, n, bound);

@@ -14,7 +14,15 @@ importable):
                              state_dict / load_state_dict for resuming
     loader(dataset, batch_size, seed, ...)
                              a DataLoader that yields exactly the batches
-                             of pskd-shuffle -B
+                             of pskd-shuffle -B (of pskd-mix -B over a
+                             PskdMix)
+    position_ids(seg), attention_mask(seg), cu_seqlens(seg),
+    loss_mask(seg)           from the segment ids of pskd-window
+                             --segments, what a trainer needs
+    Mix(counts, weights, seed, epoch, length), mix_order(...)
+                             pskd-mix's order
+    PskdMix([(path, weight), ...]), PskdMixSampler, PskdMixBatchSampler
+                             a mixture as a dataset, and its samplers
     write(path, type, samples, encodings=None)
                              a .psk.d file, the bytes pskd-pack writes
 
@@ -39,7 +47,9 @@ except ImportError:
 
 __all__ = ["PskdError", "Header", "Leaf", "read_header", "PskdDataset",
            "permutation", "PskdSampler", "PskdBatchSampler", "loader",
-           "write"]
+           "position_ids", "attention_mask", "cu_seqlens", "loss_mask",
+           "Mix", "mix_order", "PskdMix", "PskdMixSampler",
+           "PskdMixBatchSampler", "write"]
 
 MAGIC = b"PSKD"
 COUNT_STREAM = 2**64 - 1
@@ -386,6 +396,25 @@ def _long(a):
     return torch.from_numpy(a) if torch is not None else a
 
 
+def _is_segments(leaf):
+    """The boundary leaf of pskd-window --segments: idx[R+1][seg: R]."""
+    return (not leaf.real and leaf.names == ("seg",) and
+            leaf.bound == leaf.dims[0] + 1)
+
+
+def _window_kind(leaves):
+    """"pair" for (idx[V][T], idx[V][T]), "single" for idx[V][seq: T+1]."""
+    if (len(leaves) == 2 and not leaves[0].real and not leaves[1].real and
+            leaves[0].bound == leaves[1].bound and len(leaves[0].dims) == 1
+            and leaves[0].dims == leaves[1].dims and
+            leaves[1].names != ("seg",)):
+        return "pair"
+    if (len(leaves) == 1 and not leaves[0].real and
+            leaves[0].names == ("seq",) and leaves[0].dims[0] >= 2):
+        return "single"
+    return None
+
+
 class PskdDataset:
     """A map-style dataset over a .psk.d file (np.memmap, no copy).
 
@@ -393,8 +422,12 @@ class PskdDataset:
     same length, as (idx[V][seq: T], idx[V][seq: T]), or one leaf
     idx[V][seq: T+1] as pskd-window --single writes them -- come back as
     (input, target) LongTensors of T ids (int64 numpy arrays without
-    torch).  Any other type comes back as its leaves: a numpy array, or a
-    tuple of arrays in storage order; f32 and bf16 leaves as float32.
+    torch).  With the segment ids of pskd-window --segments, a last leaf
+    idx[T+2][seg: T+1], they come back as (input, target, segments), the
+    segments a LongTensor of T+1 ids, which position_ids(),
+    attention_mask(), cu_seqlens() and loss_mask() turn into what a
+    trainer needs.  Any other type comes back as its leaves: a numpy array,
+    or a tuple of arrays in storage order; f32 and bf16 leaves as float32.
 
     With seq=T (and stride=S, default T) the file must be a token stream,
     idx[V] with no dimensions (else E9005), and sample k is the window
@@ -439,15 +472,16 @@ class PskdDataset:
             n = h.count
             self._len = max(0, 1 + (n - (seq + 1)) // self.stride) \
                 if n >= seq + 1 else 0
-        elif (len(leaves) == 2 and not leaves[0].real and
-              not leaves[1].real and leaves[0].bound == leaves[1].bound and
-              len(leaves[0].dims) == 1 and leaves[0].dims == leaves[1].dims):
-            self.kind = "pair"
-            self.seq = leaves[0].dims[0]
-        elif (len(leaves) == 1 and not leaves[0].real and
-              leaves[0].names == ("seq",) and leaves[0].dims[0] >= 2):
-            self.kind = "single"
-            self.seq = leaves[0].dims[0] - 1
+        else:
+            seg = _is_segments(leaves[-1])
+            body = leaves[:-1] if seg else leaves
+            kind = _window_kind(body)
+            if kind is not None:
+                self.seq = body[0].dims[0] - (kind == "single")
+                if not seg:
+                    self.kind = kind
+                elif leaves[-1].dims[0] == self.seq + 1:
+                    self.kind = kind + "+seg"
         if self.kind != "tokens":
             self._len = h.count
         self._map = None
@@ -526,15 +560,20 @@ class PskdDataset:
             else:
                 raise IndexError("sample %d of %d" % (i, self._len))
         m = self._map if self._map is not None else self._open()
-        T = self.seq if self.kind != "leaves" else 0
         if self.kind == "tokens":
             start = np.asarray(i, dtype=np.int64) * self.stride
-            rows = m[start[..., None] + np.arange(T + 1)]
+            rows = m[start[..., None] + np.arange(self.seq + 1)]
             self._bounds(rows, 0, start)
         elif batch and m.size:
             rows = self._rows(i)
         else:
             rows = m[i]
+        return self._finish(rows, i)
+
+    def _finish(self, rows, i):
+        """The samples of rows (of the map's dtype), numbers i, checked
+        against their bounds, as __getitem__ returns them."""
+        T = self.seq if self.kind != "leaves" else 0
         if self.kind == "pair":
             self._bounds(rows, None, i)
             return _long(rows[..., :T]), _long(rows[..., T:])
@@ -544,6 +583,11 @@ class PskdDataset:
             return _long(rows[..., :T]), _long(rows[..., 1:])
         for k, leaf in enumerate(self.header.leaves):
             self._bounds(rows["l%d" % k], k, i)
+        if self.kind == "pair+seg":
+            return _long(rows["l0"]), _long(rows["l1"]), _long(rows["l2"])
+        if self.kind == "single+seg":
+            x = rows["l0"]
+            return _long(x[..., :T]), _long(x[..., 1:]), _long(rows["l1"])
         out = tuple(_decode(leaf, np.array(rows["l%d" % k]))
                     for k, leaf in enumerate(self.header.leaves))
         return out[0] if len(out) == 1 else out
@@ -772,14 +816,404 @@ class PskdBatchSampler(PskdSampler):
 def loader(dataset, batch_size, seed, epoch=1, rank=0, world=1, start=0,
            **kwargs):
     """A torch DataLoader over dataset yielding the batches of
-    pskd-shuffle -B batch_size -s seed -e epoch, each batch read into one
-    buffer at once.  The sampler is loader(...).sampler."""
+    pskd-shuffle -B batch_size -s seed -e epoch (of pskd-mix's for a
+    PskdMix), each batch read into one buffer at once.  The sampler is
+    loader(...).sampler."""
     if torch is None:
         raise ImportError("pskd.loader needs torch (python3-torch)")
-    s = PskdBatchSampler(len(dataset), batch_size, seed, epoch, rank, world,
-                         start)
+    if isinstance(dataset, PskdMix):
+        s = PskdMixBatchSampler(dataset, batch_size, seed, epoch, rank,
+                                world, start)
+    else:
+        s = PskdBatchSampler(len(dataset), batch_size, seed, epoch, rank,
+                             world, start)
     return torch.utils.data.DataLoader(dataset, sampler=s, batch_size=None,
                                        **kwargs)
+
+
+# ---- segments: what a trainer builds from pskd-window --segments -------
+
+def _seg_starts(seg):
+    """For segment ids (..., T+1) as pskd-window writes them: the input
+    positions (..., T) where a segment starts (the first position, a change
+    of id, and every position of padding, which is a segment of one), as
+    a bool array or tensor."""
+    if torch is not None and isinstance(seg, torch.Tensor):
+        s = seg[..., :-1]
+        st = torch.ones_like(s, dtype=torch.bool)
+        st[..., 1:] = s[..., 1:] != s[..., :-1]
+        return st | (s == 0)
+    s = np.asarray(seg)[..., :-1]
+    st = np.ones(s.shape, dtype=bool)
+    st[..., 1:] = s[..., 1:] != s[..., :-1]
+    return st | (s == 0)
+
+
+def _tensor(a):
+    return torch.from_numpy(np.ascontiguousarray(a)) \
+        if torch is not None else a
+
+
+def position_ids(seg):
+    """Position ids (..., T): each input position's distance from the
+    start of its segment (0 at the start of every document and on
+    padding), as Megatron's reset_position_ids makes them."""
+    st = np.asarray(_seg_starts(seg))
+    ar = np.broadcast_to(np.arange(st.shape[-1]), st.shape)
+    last = np.maximum.accumulate(np.where(st, ar, 0), axis=-1)
+    return _tensor((ar - last).astype(np.int64))
+
+
+def attention_mask(seg):
+    """The block-diagonal causal mask (..., 1, T, T), True where input
+    position i may attend to position j: j <= i in the same segment (the
+    convention of torch's scaled_dot_product_attention; Megatron's
+    attention_mask is its negation)."""
+    st = np.asarray(_seg_starts(seg))
+    key = np.cumsum(st, axis=-1)
+    T = st.shape[-1]
+    m = (key[..., :, None] == key[..., None, :]) & \
+        np.tril(np.ones((T, T), dtype=bool))
+    return _tensor(m[..., None, :, :])
+
+
+def cu_seqlens(seg):
+    """(cu_seqlens, max_seqlen) of variable-length attention over the rows
+    of a batch (B, T+1) laid end to end: the int32 offsets of every
+    segment's start and B*T at the end, and the longest segment."""
+    st = np.asarray(_seg_starts(seg)).reshape(-1, np.shape(seg)[-1] - 1)
+    B, T = st.shape
+    starts = np.flatnonzero(st.reshape(-1))
+    cu = np.append(starts, B * T).astype(np.int32)
+    longest = int(np.diff(cu).max()) if cu.size > 1 else 0
+    return _tensor(cu), longest
+
+
+def loss_mask(seg, across=True):
+    """1.0 where target position i (row token i+1) is a document's token,
+    0.0 where it is padding; with across=False also 0.0 where the target
+    starts another segment than its input's (the prediction of a
+    document's first token from the one before, which Megatron's
+    eod_mask_loss drops)."""
+    s = np.asarray(seg)
+    m = s[..., 1:] != 0
+    if not across:
+        m &= s[..., 1:] == s[..., :-1]
+    return _tensor(m.astype(np.float32))
+
+
+# ---- mixes: the order of pskd-mix (pskd-mix(1), "THE ORDER") ----------
+
+_MIX_MAXWEIGHT = 1 << 31
+
+
+def _weight_nano(w):
+    """A weight (a str, int or float) in billionths, as pskd-mix parses
+    FILE:WEIGHT: digits, and up to nine after a point."""
+    import re
+    t = w if isinstance(w, str) else repr(w) if isinstance(w, float) \
+        else str(int(w))
+    if isinstance(w, float) and "e" in t:
+        t = "%.9f" % w
+        t = t.rstrip("0").rstrip(".") if "." in t else t
+    m = re.fullmatch(r"([0-9]+)(?:\.([0-9]{1,9}))?", t)
+    if not m or int(m.group(1)) > 10**9:
+        raise ValueError("weight %r: a number above 0 with at most nine "
+                         "digits after the point" % (w,))
+    v = int(m.group(1)) * 10**9 + int((m.group(2) or "").ljust(9, "0"))
+    if v == 0:
+        raise ValueError("weight %r: a number above 0" % (w,))
+    return v
+
+
+class Mix:
+    """pskd-mix's order of an epoch over sources of counts[s] samples and
+    weights[s]: mix.draws(rank, world, first, count) gives the sources and
+    samples of positions first .. first+count-1 of rank's slice, as
+    pskd-mix -s seed -e epoch [-L length] --rank rank --world world
+    writes them.  bounds[s] is the most a prefix of an epoch may hold of
+    source s more or fewer than its share."""
+
+    def __init__(self, counts, weights, seed=0, epoch=1, length=None):
+        import math
+        k = len(counts)
+        if k < 1 or k != len(weights) or k > 256:
+            raise ValueError("1 to 256 sources, each with a weight")
+        if epoch < 1:
+            raise ValueError("epochs count from 1")
+        if any(n < 1 for n in counts):
+            raise ValueError("a source without samples")
+        nano = [_weight_nano(w) for w in weights]
+        g = 0
+        for v in nano:
+            g = math.gcd(g, v)
+        self.m = [v // g for v in nano]
+        if sum(self.m) >= _MIX_MAXWEIGHT:
+            raise ValueError("the weights' ratios need whole numbers "
+                             "summing past 2^31: give coarser weights")
+        self.k, self.n = k, list(counts)
+        self.seed, self.epoch = seed, epoch
+        self.length = sum(counts) if length is None else length
+        if self.length < 1:
+            raise ValueError("an epoch of at least one position")
+        self._plan()
+        self.per = self.counts(self.length)
+        self.base = [(epoch - 1) * c for c in self.per]
+        if any(b > _M64 for b in self.base):
+            raise ValueError("epoch %d: its draws overflow 64 bits" % epoch)
+
+    def _plan(self):
+        """The tree: the runs of the sources sorted heaviest first whose
+        split leaves the most slack (pskd-mix(1))."""
+        k, m = self.k, self.m
+        order = sorted(range(k), key=lambda s: (-m[s], s))
+        pre = [0]
+        for s in order:
+            pre.append(pre[-1] + m[s])
+        best, cut = {}, {}
+        for a in range(k):
+            best[a, a] = 1.0 / float(m[order[a]])
+
+        def slack(a, b, root):
+            top = None
+            for c in range(a, b):
+                v = min(best[a, c], best[c + 1, b])
+                if not root:
+                    v -= 1.0 / float(pre[b + 1] - pre[a])
+                if top is None or v > top:
+                    top, cut[a, b] = v, c
+            return top
+
+        for length in range(2, k):
+            for a in range(k - length + 1):
+                best[a, a + length - 1] = slack(a, a + length - 1, False)
+        if k >= 2:
+            slack(0, k - 1, True)
+        self.nodes = []     # (2a, m, 2m, left, right); leaves are ~s
+        self.bounds = [0.0] * k
+
+        def build(a, b, inv):
+            if a == b:
+                s = order[a]
+                self.bounds[s] = (1.0 + float(m[s]) * inv) / 2
+                return ~s
+            me = len(self.nodes)
+            self.nodes.append(None)
+            c = cut[a, b]
+            w = pre[b + 1] - pre[a]
+            if me != 0:
+                inv += 1.0 / float(w)
+            left = build(a, c, inv)
+            right = build(c + 1, b, inv)
+            self.nodes[me] = (2 * (pre[c + 1] - pre[a]), w, 2 * w, left,
+                              right)
+            return me
+
+        self.root = build(0, k - 1, 0.0)
+        if k == 1:
+            self.bounds[0] = 0.0
+
+    @staticmethod
+    def _share(node, c):
+        a2, mm, m2 = (np.uint64(v) for v in node[:3])
+        return a2 * (c // m2) + (a2 * (c % m2) + mm) // m2
+
+    def counts(self, t):
+        """The draws of each source in positions 0 .. t-1 of an epoch."""
+        out = [0] * self.k
+
+        def down(v, c):
+            if v < 0:
+                out[~v] = c
+                return
+            a2, mm, m2 = self.nodes[v][:3]
+            left = (a2 * c + mm) // m2
+            down(self.nodes[v][3], left)
+            down(self.nodes[v][4], c - left)
+
+        down(self.root, t)
+        return out
+
+    def locate(self, t):
+        """(sources, draws): for epoch positions t (an array), the source
+        each draws from and its draw number in the epoch."""
+        t = np.asarray(t, dtype=np.uint64).reshape(-1)
+        src = np.empty(t.size, dtype=np.int64)
+        draw = np.empty(t.size, dtype=np.uint64)
+        one = np.uint64(1)
+
+        def down(v, at, c):
+            if at.size == 0:
+                return
+            if v < 0:
+                src[at] = ~v
+                draw[at] = c
+                return
+            node = self.nodes[v]
+            lo = self._share(node, c)
+            left = self._share(node, c + one) > lo
+            down(node[3], at[left], lo[left])
+            down(node[4], at[~left], (c - lo)[~left])
+
+        down(self.root, np.arange(t.size), t)
+        return src, draw
+
+    def samples(self, src, draw):
+        """The sample of each (source, draw of this epoch)."""
+        out = np.empty(len(src), dtype=np.uint64)
+        for s in range(self.k):
+            sel = np.flatnonzero(src == s)
+            if sel.size == 0:
+                continue
+            kk = np.uint64(self.base[s]) + draw[sel]
+            n = np.uint64(self.n[s])
+            ep, pos = kk // n + np.uint64(1), kk % n
+            for e in np.unique(ep):
+                at = ep == e
+                out[sel[at]] = _Perm(self.n[s], (self.seed + s) & _M64,
+                                     int(e)).at(pos[at])
+        return out
+
+    def slice_positions(self, rank, world, u):
+        """The epoch positions of positions u of rank's slice."""
+        u = np.asarray(u, dtype=np.uint64)
+        if world == 1 or self.k == 1:
+            return np.uint64(world) * u + np.uint64(rank)
+        key = _mix(_mix((self.seed + _GOLDEN) & _M64) ^ self.epoch)
+        z = u ^ np.uint64(key)
+        with np.errstate(over="ignore"):
+            _mix_inplace(z, np.empty_like(z))
+        W = np.uint64(world)
+        return W * u + (np.uint64(rank) + z % W) % W
+
+    def draws(self, rank, world, first, count):
+        """(sources, samples) of slice positions first .. first+count-1."""
+        t = self.slice_positions(rank, world, np.arange(first, first + count,
+                                                        dtype=np.uint64))
+        with np.errstate(over="ignore"):
+            src, d = self.locate(t)
+            return src, self.samples(src, d)
+
+
+def mix_order(counts, weights, seed=0, epoch=1, length=None, rank=0,
+              world=1, start=0, count=None):
+    """The (source, sample) pairs of pskd-mix's order as an (n, 2) int64
+    array: the sources' sample counts and weights, -s seed, -e epoch, -L
+    length, --rank, --world, --start, -n count (default: the whole
+    slice)."""
+    mx = Mix(counts, weights, seed, epoch, length)
+    m = mx.length // world
+    if count is None:
+        count = m - start
+    src, smp = mx.draws(rank, world, start, count)
+    return np.stack([src, smp.astype(np.int64)], axis=-1)
+
+
+class PskdMix:
+    """The samples of several .psk.d files of one type, mixed by weight:
+    PskdMix([("web.psk.d", 0.7), ("code.psk.d", 0.3)]).  Each source is a
+    path or a PskdDataset.  Indexed by (source, sample) pairs -- an array
+    of shape (..., 2), a batch read into one buffer per source -- it gives
+    what the sources' PskdDataset gives; loader() over it yields the
+    batches of pskd-mix -B in its order."""
+
+    def __init__(self, sources, length=None):
+        self.sources, self.weights = [], []
+        for src, w in sources:
+            ds = src if isinstance(src, PskdDataset) else PskdDataset(src)
+            if ds.kind == "tokens":
+                raise PskdError(9005, "a source cut on the fly (seq=) "
+                                "cannot be mixed: give its windows")
+            self.sources.append(ds)
+            self.weights.append(w)
+        if not self.sources:
+            raise ValueError("no sources")
+        first = self.sources[0]
+        for ds in self.sources[1:]:
+            if [(l.real, l.bound, l.dims, l.enc) for l in ds.header.leaves] \
+                    != [(l.real, l.bound, l.dims, l.enc)
+                        for l in first.header.leaves]:
+                raise PskdError(9005, "%s: type %s, not %s as %s" % (
+                    ds.path, ds.header.type, first.header.type, first.path))
+        self.counts = [len(ds) for ds in self.sources]
+        self.length = length
+
+    def __len__(self):
+        return sum(self.counts) if self.length is None else self.length
+
+    def __getitem__(self, key):
+        key = np.asarray(key, dtype=np.int64)
+        if key.ndim == 1:
+            return self.sources[int(key[0])][int(key[1])]
+        flat = key.reshape(-1, 2)
+        first = self.sources[0]
+        m = first._map if first._map is not None else first._open()
+        ss = first.header.sample_size
+        # The whole batch into one buffer, a pread(2) a sample from its
+        # file, in the batch's order.
+        buf = np.empty((len(flat), ss), dtype=np.uint8)
+        for r, (s, i) in enumerate(flat.tolist()):
+            ds = self.sources[s]
+            if not 0 <= i < ds._len:
+                raise IndexError("%s: sample %d of %d" % (ds.path, i,
+                                                          ds._len))
+            if ds._fd is None:
+                ds._fd = os.open(ds.path, os.O_RDONLY)
+            if os.preadv(ds._fd, [buf[r]], ds.header.size + i * ss) != ss:
+                raise PskdError(9003, "%s: truncated while reading (the "
+                                "file changed)" % ds.path)
+        rows = buf.view(m.dtype).reshape((len(flat),) + m.shape[1:])
+        try:
+            out = first._finish(rows, flat[:, 1])
+        except PskdError:
+            for s in np.unique(flat[:, 0]).tolist():     # which file
+                at = flat[:, 0] == s
+                try:
+                    first._finish(rows[at], flat[at, 1])
+                except PskdError as e:
+                    raise PskdError(e.code, "%s: %s" % (
+                        self.sources[s].path, str(e)[7:])) from None
+            raise
+        shape = key.shape[:-1]
+        if isinstance(out, tuple):
+            return tuple(o.reshape(shape + o.shape[1:]) for o in out)
+        return out.reshape(shape + out.shape[1:])
+
+
+class PskdMixSampler(PskdSampler):
+    """The (source, sample) pairs of pskd-mix's order over mix (a
+    PskdMix), -s seed -e epoch --rank --world --start, one pair an item;
+    set_epoch, state_dict and load_state_dict as PskdSampler's."""
+
+    def __init__(self, mix, seed, epoch=1, rank=0, world=1, start=0):
+        self.mix = mix
+        super().__init__(len(mix), seed, epoch, rank, world, start)
+
+    def _indices(self, first, count):
+        mx = getattr(self, "_mx", None)
+        if mx is None or (mx.seed, mx.epoch) != (self.seed, self.epoch):
+            mx = self._mx = Mix(self.mix.counts, self.mix.weights,
+                                self.seed, self.epoch, self.mix.length)
+        src, smp = mx.draws(self.rank, self.world, first, count)
+        return np.stack([src, smp.astype(np.int64)], axis=-1)
+
+    def _items(self, idx):
+        return [tuple(p) for p in idx.tolist()]
+
+
+class PskdMixBatchSampler(PskdMixSampler):
+    """The batches of pskd-mix -B batch_size: (batch_size, 2) arrays of
+    (source, sample) pairs, the short last batch dropped."""
+
+    def __init__(self, mix, batch_size, seed, epoch=1, rank=0, world=1,
+                 start=0):
+        if batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        self.step = batch_size
+        super().__init__(mix, seed, epoch, rank, world, start)
+
+    def _items(self, idx):
+        return idx.reshape(-1, self.step, 2)
 
 
 # ---- the writer (pskd-pack's bytes) ---------------------------------------

@@ -8,6 +8,8 @@
  * line that got that far, or fewer than 5 sentences in the lines kept.
  * The lines kept, joined, are the text c4 passes on.
  */
+#include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "quality/quality.h"
@@ -16,6 +18,43 @@ static const char *const policy[] = {
 	"terms of use", "privacy policy", "cookie policy", "uses cookies",
 	"use of cookies", "use cookies",
 };
+
+/* The words of line.split(), counted up to cap. */
+static size_t
+count_words(const unsigned char *p, size_t n, size_t cap)
+{
+	size_t i = 0, k = 0;
+	uint32_t c;
+	int in = 0;
+
+	while (i < n && k < cap) {
+		if (p[i] < 0x80)
+			c = p[i++];
+		else
+			i += q_cp(p + i, n - i, &c);
+		if (q_isspace(c))
+			in = 0;
+		else if (!in) {
+			k++;
+			in = 1;
+		}
+	}
+	return k;
+}
+
+/* The least whole number not below d (d >= 0), or SIZE_MAX. */
+static size_t
+ceiling(double d)
+{
+	return d >= (double)SIZE_MAX ? SIZE_MAX : (size_t)ceil(d);
+}
+
+/* The greatest whole number not above d (d >= 0), or SIZE_MAX. */
+static size_t
+whole(double d)
+{
+	return d >= (double)SIZE_MAX ? SIZE_MAX : (size_t)d;
+}
 
 /* Python's line.split(): the number of words and the longest, in cps. */
 static void
@@ -93,29 +132,60 @@ terminal(const unsigned char *p, size_t n)
 	return !(n >= 3 && memcmp(p + n - 3, "...", 3) == 0);
 }
 
+/* Does s hold U+212A KELVIN SIGN? */
+static int
+kelvin(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+
+	while ((i += q_find2(s + i, n - i, 0xe2, 0xe2)) + 2 < n) {
+		if (s[i + 1] == 0x84 && s[i + 2] == 0xaa)
+			return 1;
+		i++;
+	}
+	return 0;
+}
+
 /*
  * Which phrases a line can hold (1 lorem ipsum, 2 javascript, 4 a policy
- * phrase; curly: '{'): a line, stripped and without its citations, is a
- * piece of the whole text without its citations (no citation holds a
- * line break, none starts or ends with white space), lowercased as the
- * whole is.
+ * phrase; curly: '{'), or more: a line, stripped and without its
+ * citations, is a piece of the whole text without its citations (no
+ * citation holds a line break, none starts or ends with white space),
+ * lowercased as the whole is.  Where no character lowercases to ASCII but
+ * A-Z (the Kelvin sign does, to k; U+0130 to i and U+0307, which no
+ * phrase has after an i), a phrase in the lowercased text is in the text
+ * with each byte ORed with 0x20, and "cookie" is in every policy phrase
+ * but two.
  */
 static void
 phrases(struct q_text *t, const struct q_settings *s, int *any, int *curly)
 {
-	size_t k;
+	static const char *const folded[] = { "lorem ipsum", "javascript",
+	    "cookie", "terms of use", "privacy policy" };
+	static const int bits[] = { 1, 2, 4, 4, 4 };
+	const unsigned char *p = t->p;
+	size_t k, n = t->n;
 
 	if (s->remove_citations && memchr(t->p, '[', t->n)) {
 		uncite(&t->buf, t->p, t->n);
-		q_lower(&t->lower, t->buf.p, t->buf.len);
-	} else
-		q_lower(&t->lower, t->p, t->n);
+		p = t->buf.p;
+		n = t->buf.len;
+	}
+	*any = 0;
+	*curly = memchr(t->p, '{', t->n) != NULL;
+	if (!kelvin(p, n)) {
+		for (k = 0; k < sizeof(bits) / sizeof(bits[0]); k++)
+			if (!(*any & bits[k]) && q_contains_folded(p, n,
+			    folded[k]))
+				*any |= bits[k];
+		return;
+	}
+	q_lower(&t->lower, p, n);
 	*any = q_contains(t->lower.p, t->lower.len, "lorem ipsum") |
 	    q_contains(t->lower.p, t->lower.len, "javascript") << 1;
 	for (k = 0; k < sizeof(policy) / sizeof(policy[0]); k++)
 		if (q_contains(t->lower.p, t->lower.len, policy[k]))
 			*any |= 4;
-	*curly = memchr(t->p, '{', t->n) != NULL;
 }
 
 int
@@ -123,7 +193,8 @@ q_c4(struct q_text *t, struct q_seg *seg, const struct q_settings *s,
     struct q_verdict *v, struct pskd_error *e)
 {
 	size_t i, k, a, b, nwords, maxlen, nsent = 0, nkept = 0, lno;
-	const unsigned char *line;
+	const unsigned char *line, *cp;
+	size_t cl;
 	const struct q_spans *lines;
 	struct pskd_buf *cut = &t->buf;
 	const char *sep = s->split_paragraph ? "\n" : " ";
@@ -143,23 +214,32 @@ q_c4(struct q_text *t, struct q_seg *seg, const struct q_settings *s,
 		line = t->p + lines->v[i].off;
 		q_strip(line, lines->v[i].len, &a, &b);
 		line += a;
-		split_words(line, b - a, &nwords, &maxlen);
-		if (q_on(s->max_word_length) && (double)maxlen >
-		    s->max_word_length)
-			continue;
-		if (s->remove_citations)
+		/* a word has no more code points than bytes (words to 3) */
+		nwords = 0;
+		if (q_on(s->max_word_length) && q_run_over(line, b - a,
+		    whole(s->max_word_length))) {
+			split_words(line, b - a, &nwords, &maxlen);
+			if ((double)maxlen > s->max_word_length)
+				continue;
+		} else if (q_on(s->min_words_per_line))
+			nwords = count_words(line, b - a,
+			    ceiling(s->min_words_per_line));
+		/* the line without its citations, copied when it has some */
+		if (s->remove_citations && memchr(line, '[', b - a)) {
 			uncite(cut, line, b - a);
-		else {
-			cut->len = 0;
-			pskd_buf_add(cut, line, b - a);
+			cp = cut->p;
+			cl = cut->len;
+		} else {
+			cp = line;
+			cl = b - a;
 		}
-		if (s->filter_no_terminal_punct && !terminal(cut->p, cut->len))
+		if (s->filter_no_terminal_punct && !terminal(cp, cl))
 			continue;
 		if (q_on(s->min_words_per_line) && (double)nwords <
 		    s->min_words_per_line)
 			continue;
 		if (any)
-			q_lower(&t->lower, cut->p, cut->len);
+			q_lower(&t->lower, cp, cl);
 		if (s->filter_lorem_ipsum && (any & 1) && q_contains(t->lower.p,
 		    t->lower.len, "lorem ipsum")) {
 			q_verdict_set(v, "lorem_ipsum", (double)lno, 0);
@@ -170,7 +250,7 @@ q_c4(struct q_text *t, struct q_seg *seg, const struct q_settings *s,
 		    t->lower.len, "javascript"))
 			continue;
 		if (s->filter_curly_bracket && curly &&
-		    memchr(cut->p, '{', cut->len)) {
+		    memchr(cp, '{', cl)) {
 			q_verdict_set(v, "curly_bracket", (double)lno, 0);
 			strcpy(v->against, "{");
 			return 0;
@@ -188,7 +268,7 @@ q_c4(struct q_text *t, struct q_seg *seg, const struct q_settings *s,
 		    (double)nsent < s->min_num_sentences) {
 			if (!s->split_paragraph)
 				nsent++;
-			else if (q_sentence_count(seg, cut->p, cut->len,
+			else if (q_sentence_count(seg, cp, cl,
 			    (size_t)s->min_num_sentences - nsent, &k, e) == -1)
 				return -1;
 			else
@@ -196,7 +276,7 @@ q_c4(struct q_text *t, struct q_seg *seg, const struct q_settings *s,
 		}
 		if (nkept++ > 0)
 			pskd_buf_add(&t->passed, sep, 1);
-		pskd_buf_add(&t->passed, cut->p, cut->len);
+		pskd_buf_add(&t->passed, cp, cl);
 	}
 	if (q_on(s->min_num_sentences) && (double)nsent < s->min_num_sentences) {
 		q_verdict_set(v, "too_few_sentences", (double)nsent,

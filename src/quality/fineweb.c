@@ -6,6 +6,8 @@
  * terminal punctuation mark, the fraction of short lines, the characters
  * in duplicated lines; then newlines per word.
  */
+#include <string.h>
+
 #include "quality/quality.h"
 
 /* Does the line end in one of the stop characters? */
@@ -26,12 +28,20 @@ ends_stop(const unsigned char *p, size_t n, const struct q_settings *s)
 	return 0;
 }
 
+/*
+ * The words of a text are at least its pieces between ASCII white space
+ * (space, \t to \r) that start with ASCII that is not white space
+ * (q_count_pieces): no word boundary joins across such white space (UAX
+ * #29: only a space before Extend, Format or ZWJ goes with what follows
+ * it), so such a first character is in a word of its own piece.
+ */
 int
 q_fineweb(struct q_text *t, struct q_seg *seg, const struct q_settings *s,
     struct q_verdict *v, struct pskd_error *e)
 {
 	struct q_spans *L = &t->lines;
-	size_t i, j, a, b, punct = 0, shortl = 0, newlines;
+	size_t i, j, a, b, k, punct = 0, shortl = 0, newlines;
+	const unsigned char *nl;
 	uint64_t el, ch;
 	double r;
 
@@ -39,14 +49,15 @@ q_fineweb(struct q_text *t, struct q_seg *seg, const struct q_settings *s,
 	/* str.split("\n"), then the pieces that strip to nothing left out */
 	L->n = 0;
 	newlines = 0;
-	for (i = 0, j = 0; i <= t->n; i++) {
-		if (i < t->n && t->p[i] != '\n')
-			continue;
-		newlines += i < t->n;
+	for (j = 0;; j = i + 1) {
+		nl = memchr(t->p + j, '\n', t->n - j);
+		i = nl ? (size_t)(nl - t->p) : t->n;
 		q_strip(t->p + j, i - j, &a, &b);
 		if (b > a)
 			q_spans_add(L, j, i - j, q_cplen(t->p + j, i - j));
-		j = i + 1;
+		if (nl == NULL)
+			break;
+		newlines++;
 	}
 	if (L->n == 0) {
 		q_verdict_set(v, "fineweb_empty", 0, 1);
@@ -74,7 +85,11 @@ q_fineweb(struct q_text *t, struct q_seg *seg, const struct q_settings *s,
 		q_verdict_set(v, "char_dup_ratio", r, s->char_duplicates_ratio);
 		return 0;
 	}
-	if (!q_on(s->new_line_ratio))
+	if (!q_on(s->new_line_ratio) || newlines == 0)
+		return 0;
+	/* as many words as that pass: no need to count them all */
+	k = q_count_pieces(t->p, t->n);
+	if (k > 0 && (double)newlines / (double)k <= s->new_line_ratio)
 		return 0;
 	if (q_text_words(t, seg, e) == -1)
 		return -1;

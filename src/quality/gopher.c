@@ -33,64 +33,98 @@ line_marks(const struct q_text *t, const struct q_spans *lines,
 	}
 }
 
+/* Of a word: a character outside the punctuation set, a letter. */
+#define W_SYM	1
+#define W_ALPHA	2
+
+/* The same for ASCII, by byte. */
+static unsigned char ascii_marks[128];
+
+static void
+marks_init(void)
+{
+	uint32_t c;
+
+	for (c = 0; c < 128; c++)
+		ascii_marks[c] = (unsigned char)((q_ispunct(c) ? 0 : W_SYM) |
+		    (q_isalpha(c) ? W_ALPHA : 0));
+}
+
 /* Of the words: those not all punctuation, their code points, alphabetic. */
 static void
 word_counts(const struct q_text *t, size_t *nsym, size_t *cps, size_t *alpha)
 {
-	const struct q_span *w;
+	const struct q_span *w = t->words.v, *end = w + t->words.n;
 	const unsigned char *p;
-	size_t i, k, len;
+	size_t k, len, ns = 0, nc = 0, na = 0;
 	uint32_t c;
-	int sym, al;
+	unsigned m;
 
-	*nsym = *cps = *alpha = 0;
-	for (i = 0; i < t->words.n; i++) {
-		w = &t->words.v[i];
+	if (ascii_marks['a'] == 0)
+		marks_init();
+	for (; w < end; w++) {
 		p = t->p + w->off;
-		sym = 0;
-		al = 0;
-		for (k = 0; k < w->len && !(sym && al); k += len) {
+		if (p[0] < 0x80 && ascii_marks[p[0]] == (W_SYM | W_ALPHA)) {
+			ns++;		/* a letter first: the usual word */
+			nc += w->cps;
+			na++;
+			continue;
+		}
+		for (m = 0, k = 0; k < w->len && m != (W_SYM | W_ALPHA);) {
+			if (p[k] < 0x80) {
+				m |= ascii_marks[p[k++]];
+				continue;
+			}
 			len = q_cp(p + k, w->len - k, &c);
-			sym |= !q_ispunct(c);
-			al |= q_isalpha(c);
+			m |= (q_ispunct(c) ? 0u : W_SYM) |
+			    (q_isalpha(c) ? W_ALPHA : 0u);
+			k += len;
 		}
-		if (sym) {
-			(*nsym)++;
-			*cps += w->cps;
-		}
-		*alpha += (size_t)al;
+		ns += m & W_SYM;
+		nc += (m & W_SYM) ? w->cps : 0;
+		na += m >> 1;
 	}
+	*nsym = ns;
+	*cps = nc;
+	*alpha = na;
 }
 
-/* Distinct stop words among the words (case and all, as datatrove). */
+/*
+ * Distinct stop words among the words (case and all, as datatrove),
+ * counted up to enough.
+ */
 static size_t
-stop_words(const struct q_text *t, const struct q_settings *s)
+stop_words(const struct q_text *t, const struct q_settings *s, size_t enough)
 {
 	const struct q_words *sw = &s->stop_words;
 	unsigned char *seen = pskd_xcalloc(sw->n + 1, 1);
-	size_t i, k, n = 0, want = 0, maxlen = 0, len;
+	size_t *len = pskd_xcalloc(sw->n + 1, sizeof(*len));
+	size_t i, k, n = 0, want = 0, maxlen = 0;
 	const struct q_span *w;
 
 	for (k = 0; k < sw->n; k++) {
-		len = strlen(sw->v[k]);
-		maxlen = len > maxlen ? len : maxlen;
+		len[k] = strlen(sw->v[k]);
+		maxlen = len[k] > maxlen ? len[k] : maxlen;
 		for (i = 0; i < k; i++)		/* listed twice: once */
 			if (strcmp(sw->v[i], sw->v[k]) == 0)
 				seen[k] = 1;
 		want += !seen[k];
 	}
+	want = want < enough ? want : enough;
 	for (i = 0; i < t->words.n && n < want; i++) {
 		w = &t->words.v[i];
 		if (w->len > maxlen)
 			continue;
 		for (k = 0; k < sw->n; k++)
-			if (!seen[k] && strlen(sw->v[k]) == w->len &&
-			    memcmp(sw->v[k], t->p + w->off, w->len) == 0) {
+			if (!seen[k] && len[k] == w->len && (unsigned char)
+			    sw->v[k][0] == t->p[w->off] && memcmp(sw->v[k],
+			    t->p + w->off, w->len) == 0) {
 				seen[k] = 1;
 				n++;
 			}
 	}
 	free(seen);
+	free(len);
 	return n;
 }
 
@@ -136,8 +170,7 @@ q_gopher_quality(struct q_text *t, struct q_seg *seg,
 			    s->max_symbol_word_ratio);
 			return 0;
 		}
-		dups = q_count(t->p, t->n, "...") +
-		    q_count(t->p, t->n, "\xe2\x80\xa6");
+		dups = q_count_ellipses(t->p, t->n);
 		r = q_ratio((double)dups, (double)nwords);
 		if (r > s->max_symbol_word_ratio) {
 			q_verdict_set(v, "gopher_too_many_ellipsis", r,
@@ -171,7 +204,9 @@ q_gopher_quality(struct q_text *t, struct q_seg *seg,
 		return 0;
 	}
 	if (q_on(s->min_stop_words)) {
-		dups = stop_words(t, s);
+		/* past the minimum the count decides nothing */
+		dups = stop_words(t, s, s->min_stop_words >= (double)SIZE_MAX ?
+		    SIZE_MAX : (size_t)ceil(s->min_stop_words));
 		if ((double)dups < s->min_stop_words) {
 			q_verdict_set(v, "gopher_enough_stop_words",
 			    (double)dups, s->min_stop_words);

@@ -32,12 +32,8 @@ q_splitlines(const unsigned char *t, size_t n, struct q_spans *out)
 	uint32_t c;
 
 	out->n = 0;
-	while (i < n) {
-		/* Line breaks below 0x80 but \x85, \u2028, \u2029. */
-		if (t[i] >= 0x20 && t[i] != 0xc2 && t[i] != 0xe2) {
-			i++;
-			continue;
-		}
+	/* Line breaks below 0x80 but \x85, \u2028, \u2029. */
+	while ((i += q_find_break(t + i, n - i)) < n) {
 		len = q_cp(t + i, n - i, &c);
 		if (!q_islinebreak(c)) {
 			i += len;

@@ -174,29 +174,6 @@ q_isword(uint32_t c)
 	    UCHAR_NUMERIC_TYPE) != U_NT_NONE;
 }
 
-size_t
-q_cplen(const unsigned char *s, size_t n)
-{
-	const uint64_t hi = 0x8080808080808080ull;
-	const uint64_t ones = 0x0101010101010101ull;
-	size_t i = 0, k = 0;
-	uint64_t w;
-
-	/*
-	 * Every byte but a continuation byte (10xxxxxx) starts a code point:
-	 * eight at a time, a continuation byte is one with bit 7 set and bit
-	 * 6 clear; their flags (one a byte) summed by a multiplication.
-	 */
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, s + i, 8);
-		w = (w & ~(w << 1) & hi) >> 7;
-		k += 8 - (size_t)((w * ones) >> 56);
-	}
-	for (; i < n; i++)
-		k += (s[i] & 0xc0) != 0x80;
-	return k;
-}
-
 /* The code point that ends at s[n-1] and where it starts. */
 static size_t
 cp_before(const unsigned char *s, size_t n, uint32_t *c)

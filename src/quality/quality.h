@@ -60,8 +60,6 @@ q_cp(const unsigned char *s, size_t n, uint32_t *c)
 	}
 	return pskd_utf8_decode(s, n, c);
 }
-/* Code points in s[0..n). */
-size_t	q_cplen(const unsigned char *s, size_t n);
 /* Python's str.strip(): the bounds of s[0..n) without white space. */
 void	q_strip(const unsigned char *s, size_t n, size_t *a, size_t *b);
 /*
@@ -74,6 +72,55 @@ void	q_lower(struct pskd_buf *b, const unsigned char *s, size_t n);
 size_t	q_count(const unsigned char *s, size_t n, const char *needle);
 /* Does s[0..n) contain needle (memmem)? */
 int	q_contains(const unsigned char *s, size_t n, const char *needle);
+
+/* ---- scan.c: byte scans, vector code and its portable twin --------------- */
+
+/* Code points in s[0..n). */
+size_t	q_cplen(const unsigned char *s, size_t n);
+/* Is s[0..n) all ASCII? */
+int	q_is_ascii(const unsigned char *s, size_t n);
+/* The offset of the first byte a or b in s[0..n), or n. */
+size_t	q_find2(const unsigned char *s, size_t n, unsigned char a,
+	    unsigned char b);
+/*
+ * The offset of the first byte of s[0..n) that may start a line break
+ * of str.splitlines() (below 0x20, 0xc2, 0xe2), or n.
+ */
+size_t	q_find_break(const unsigned char *s, size_t n);
+/* str.count("...") + str.count("\u2026") of s[0..n). */
+size_t	q_count_ellipses(const unsigned char *s, size_t n);
+/*
+ * Does s[0..n) hold needle (lowercase ASCII letters and spaces) with its
+ * bytes ORed with 0x20?  So whenever str.lower() of an ASCII-cased text
+ * holds it, and sometimes besides.
+ */
+int	q_contains_folded(const unsigned char *s, size_t n, const char *needle);
+/*
+ * Has s[0..n) a run of more than lim bytes without ASCII white space (\t
+ * to \r, \x1c to space)?  (None: no word of str.split() is longer.)
+ */
+int	q_run_over(const unsigned char *s, size_t n, size_t lim);
+/*
+ * The pieces of s[0..n) between ASCII white space that splits them
+ * (space, \t to \r) that start with ASCII that is not white space: no
+ * more than its words (see fineweb.c).
+ */
+size_t	q_count_pieces(const unsigned char *s, size_t n);
+/*
+ * The vector code's levels: each takes the paths of those below it where
+ * it has none of its own (an AVX2 processor takes the SSE2 ones).
+ */
+enum { Q_PORTABLE, Q_SSE2, Q_AVX2, Q_AVX512 };
+/*
+ * The vector code of level (at most q_simd_max()) from now on (tests).
+ * By default, what the processor has, no more than PSKD_SIMD allows: 0
+ * or off the portable code, sse2, avx2 or avx512 up to that level.
+ */
+void	q_scan_simd(int level);
+/* The highest level this processor runs. */
+int	q_simd_max(void);
+/* The level the vector code takes (seg.c too). */
+int	q_simd(void);
 
 /* ---- lines.c: the line splits of datatrove's rules --------------------- */
 
@@ -136,7 +183,14 @@ int	q_words(struct q_seg *s, const unsigned char *t, size_t n,
  */
 int	q_sentences(struct q_seg *s, const unsigned char *t, size_t n,
 	    struct q_spans *out, struct pskd_error *e);
-/* ICU for every word, no ASCII path (to test that they agree). */
+/*
+ * sent.c: the sentences of ASCII text t[0..n) (n > 0), as ICU cuts them
+ * (to out, when not NULL, with their code points): how many, counted up
+ * to limit.
+ */
+size_t	q_ascii_sentences(const unsigned char *t, size_t n, size_t limit,
+	    struct q_spans *out);
+/* ICU for every word and sentence, no ASCII path (to test that they agree). */
 void	q_seg_icu_only(struct q_seg *s, int on);
 /* How many pieces q_sentences would cut t into, counted up to limit. */
 int	q_sentence_count(struct q_seg *s, const unsigned char *t, size_t n,
@@ -281,15 +335,20 @@ struct q_ngram_tab;
 /*
  * Of the n-grams of words joined by a space: the code points of the most
  * frequent one times its count (ties: the first to appear), and that
- * count; the code points of the longest.
+ * count in *topcount.  On entry *topcount is no less than the count of
+ * the most frequent (n-1)-gram (UINT64_MAX: not known).  Where a bound
+ * shows the fraction of t->cps cannot pass frac, it may give the bound
+ * instead, and for the count one no smaller than it.
  */
-uint64_t q_top_ngram(struct q_text *t, size_t n, uint64_t *topcount);
-uint64_t q_longest_ngram(const struct q_text *t, size_t n);
+uint64_t q_top_ngram(struct q_text *t, size_t n, double frac,
+	    uint64_t *topcount);
 /*
  * datatrove's find_all_duplicate: the code points of the n-grams (joined
  * with nothing between) seen before, scanning on past each one found.
+ * It may stop short, with a count that is not the whole one, where the
+ * rest cannot bring the fraction of t->cps above frac.
  */
-uint64_t q_dup_ngrams(struct q_text *t, size_t n);
+uint64_t q_dup_ngrams(struct q_text *t, size_t n, double frac);
 void	q_ngram_free(struct q_text *t);
 
 /* ---- url.c: the url rule set ---------------------------------------------- */

@@ -2,8 +2,10 @@
 # pskd-filter and pskd-redact:
 #   pyclass.c    the character classes of Python's str that datatrove's
 #                rules test, and datatrove's punctuation sets
+#   scan.c       byte scans in vector code (SSE2) and without
 #   lines.c      the line and paragraph splits, duplicates among them
 #   seg.c        words and sentences: ICU's UAX #29 break iterators
+#   sent.c       sentences of ASCII text by the same rules, without ICU
 #   text.c       a document's text as the rule sets share it
 #   gopher.c repetition.c ngram.c c4.c fineweb.c url.c   the rule sets
 #   settings.c   every threshold by name (--set)

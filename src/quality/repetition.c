@@ -73,17 +73,14 @@ q_gopher_repetition(struct q_text *t, struct q_seg *seg,
 	if (q_text_words(t, seg, e) == -1)
 		return -1;
 	for (n = 1, top = UINT64_MAX; n <= Q_NGRAM_MAX; n++) {
-		if (!q_on(s->top_ngram[n]) || t->words.n < n)
-			continue;
 		/*
 		 * An n-gram is at most as frequent as the (n-1)-gram it starts
-		 * with: when the top count of a shorter one times the longest
-		 * n-gram cannot pass the threshold, the top n-gram cannot.
+		 * with: top carries the count (or a bound) to the next n.
 		 */
-		if (top != UINT64_MAX && q_ratio((double)(top *
-		    q_longest_ngram(t, n)), (double)t->cps) <= s->top_ngram[n])
+		if (!q_on(s->top_ngram[n]) || t->words.n < n)
 			continue;
-		r = q_ratio((double)q_top_ngram(t, n, &top), (double)t->cps);
+		r = q_ratio((double)q_top_ngram(t, n, s->top_ngram[n], &top),
+		    (double)t->cps);
 		if (r > s->top_ngram[n]) {
 			q_verdict_set(v, ngram_name(0, n), r, s->top_ngram[n]);
 			return 0;
@@ -92,7 +89,8 @@ q_gopher_repetition(struct q_text *t, struct q_seg *seg,
 	for (n = 1; n <= Q_NGRAM_MAX; n++) {
 		if (!q_on(s->dup_ngram[n]))
 			continue;
-		r = q_ratio((double)q_dup_ngrams(t, n), (double)t->cps);
+		r = q_ratio((double)q_dup_ngrams(t, n, s->dup_ngram[n]),
+		    (double)t->cps);
 		if (r > s->dup_ngram[n]) {
 			q_verdict_set(v, ngram_name(1, n), r, s->dup_ngram[n]);
 			return 0;

@@ -8,6 +8,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <immintrin.h>
+#endif
 
 #include <unicode/ubrk.h>
 #include <unicode/uclean.h>
@@ -205,6 +208,191 @@ ascii_chunk(const unsigned char *t, size_t k, size_t n, struct q_spans *out)
 	return n;
 }
 
+#ifdef __SSE2__
+/* Bytes in lo..lo+k-1 (a mask of the 16 of v). */
+static inline unsigned
+in_range(__m128i v, int lo, int k)
+{
+	__m128i x = _mm_sub_epi8(v, _mm_set1_epi8((char)lo));
+
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x,
+	    _mm_set1_epi8((char)(k - 1))), x));
+}
+
+static inline unsigned
+is(__m128i v, int c)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
+	    _mm_set1_epi8((char)c)));
+}
+
+/* Letters and '@', digits, of 16 bytes. */
+static inline void
+letters(__m128i v, unsigned *l, unsigned *d)
+{
+	*l = in_range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 26) |
+	    is(v, '@');
+	*d = in_range(v, '0', 10);
+}
+
+/* The segment left open by the blocks so far (see vector_words). */
+struct segs {
+	size_t		 start;
+	int		 open;
+};
+
+/*
+ * A block's segments from i: they start at the bits of st and end at
+ * those of en; the k-th end closes the k-th start, the one still open
+ * first.
+ */
+static inline void
+segments(struct q_spans *out, struct segs *sg, size_t i, uint64_t st,
+    uint64_t en)
+{
+	size_t a, b;
+
+	if (sg->open && en != 0) {
+		b = i + (size_t)__builtin_ctzll(en);
+		q_spans_add(out, sg->start, b - sg->start, b - sg->start);
+		en &= en - 1;
+		sg->open = 0;
+	}
+	for (; en != 0; en &= en - 1, st &= st - 1) {
+		a = i + (size_t)__builtin_ctzll(st);
+		b = i + (size_t)__builtin_ctzll(en);
+		q_spans_add(out, a, b - a, b - a);
+	}
+	if (st != 0) {		/* one, still open */
+		sg->start = i + (size_t)__builtin_ctzll(st);
+		sg->open = 1;
+	}
+}
+
+/* The words from cs on taken back: where the caller goes on from. */
+static inline size_t
+take_back(struct q_spans *out, size_t cs)
+{
+	while (out->n > 0 && out->v[out->n - 1].off >= cs)
+		out->n--;
+	return cs;
+}
+
+/*
+ * ascii_chunk's cuts, 16 bytes at a time, from the start of a chunk at i
+ * for as long as the bytes are ASCII and 17 are left: a bit a byte for
+ * each class, a mid character joined where the bytes on both sides allow
+ * it, and the segments where the bits change.  A segment (a word, or a
+ * character alone) starts at a bit of st and ends at a bit of en; they do
+ * not overlap, so the k-th end closes the k-th start, the one left open
+ * from the block before first.  Returns the start of the chunk it stopped
+ * in, the words from there on taken back.
+ */
+static size_t
+vector_words(const unsigned char *t, size_t i, size_t n, struct q_spans *out)
+{
+	struct segs sg = { 0, 0 };
+	size_t cs = i;
+	unsigned l0, d0, l1, d1, lp, dp, w, ml, mn, sp, ws, wc, wcp, o, st, en;
+	unsigned cl = 0, cd = 0, cw = 0, co = 0;
+	__m128i v0, v1;
+
+	for (; i + 17 <= n; i += 16) {
+		v0 = _mm_loadu_si128((const __m128i *)(t + i));
+		if (_mm_movemask_epi8(v0) != 0)
+			break;
+		v1 = _mm_loadu_si128((const __m128i *)(t + i + 1));
+		letters(v0, &l0, &d0);
+		letters(v1, &l1, &d1);		/* of the byte after each */
+		lp = (l0 << 1 | cl) & 0xffff;	/* of the byte before */
+		dp = (d0 << 1 | cd) & 0xffff;
+		w = l0 | d0 | is(v0, '_');
+		ml = is(v0, '.') | is(v0, '\'');
+		mn = ml | is(v0, ',') | is(v0, ';');
+		sp = is(v0, ' ') | in_range(v0, '\t', 5);
+		ws = in_range(v0, 0x1c, 4);
+		wc = w | (ml & lp & l1) | (mn & dp & d1);
+		wcp = (wc << 1 | cw) & 0xffff;
+		o = ~(wc | sp | ws) & 0xffff;	/* a character alone */
+		st = (wc & ~wcp) | o;
+		en = ((~wc & wcp) | o << 1 | co) & 0xffff;
+		segments(out, &sg, i, st, en);
+		if (sp != 0)
+			cs = i + 32 - (size_t)__builtin_clz(sp);
+		cl = l0 >> 15;
+		cd = d0 >> 15;
+		cw = wc >> 15;
+		co = o >> 15;
+	}
+	return take_back(out, cs);
+}
+
+#define AVX512	__attribute__((target("avx512f,avx512bw")))
+
+/* Bytes in lo..lo+k-1 (a mask of the 64 of v). */
+AVX512 static inline uint64_t
+in_range512(__m512i v, int lo, int k)
+{
+	return _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8(
+	    (char)lo)), _mm512_set1_epi8((char)k));
+}
+
+AVX512 static inline uint64_t
+is512(__m512i v, int c)
+{
+	return _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8((char)c));
+}
+
+AVX512 static inline void
+letters512(__m512i v, uint64_t *l, uint64_t *d)
+{
+	*l = in_range512(_mm512_or_si512(v, _mm512_set1_epi8(0x20)), 'a', 26) |
+	    is512(v, '@');
+	*d = in_range512(v, '0', 10);
+}
+
+/* vector_words, 64 bytes at a time (while 65 are left). */
+AVX512 static size_t
+vector_words512(const unsigned char *t, size_t i, size_t n,
+    struct q_spans *out)
+{
+	struct segs sg = { 0, 0 };
+	size_t cs = i;
+	uint64_t l0, d0, l1, d1, lp, dp, w, ml, mn, sp, ws, wc, wcp, o, st, en;
+	uint64_t cl = 0, cd = 0, cw = 0, co = 0;
+	__m512i v0, v1;
+
+	for (; i + 65 <= n; i += 64) {
+		v0 = _mm512_loadu_si512(t + i);
+		if (_mm512_movepi8_mask(v0) != 0)
+			break;
+		v1 = _mm512_loadu_si512(t + i + 1);
+		letters512(v0, &l0, &d0);
+		letters512(v1, &l1, &d1);
+		lp = l0 << 1 | cl;
+		dp = d0 << 1 | cd;
+		w = l0 | d0 | is512(v0, '_');
+		ml = is512(v0, '.') | is512(v0, '\'');
+		mn = ml | is512(v0, ',') | is512(v0, ';');
+		sp = is512(v0, ' ') | in_range512(v0, '\t', 5);
+		ws = in_range512(v0, 0x1c, 4);
+		wc = w | (ml & lp & l1) | (mn & dp & d1);
+		wcp = wc << 1 | cw;
+		o = ~(wc | sp | ws);
+		st = (wc & ~wcp) | o;
+		en = (~wc & wcp) | o << 1 | co;
+		segments(out, &sg, i, st, en);
+		if (sp != 0)
+			cs = i + 64 - (size_t)__builtin_clzll(sp);
+		cl = l0 >> 63;
+		cd = d0 >> 63;
+		cw = wc >> 63;
+		co = o >> 63;
+	}
+	return take_back(out, cs);
+}
+#endif
+
 /* The end of the chunk from i, and whether it has a byte >= 0x80. */
 static size_t
 chunk_end(const unsigned char *t, size_t i, size_t n, int *high)
@@ -239,6 +427,19 @@ q_words(struct q_seg *s, const unsigned char *t, size_t n,
 			i++;
 		if (i == n)
 			break;
+#ifdef __SSE2__
+		/* where it stops, the chunk is another's or too short */
+		if (q_simd() >= Q_AVX512 && i + 65 <= n &&
+		    (j = vector_words512(t, i, n, out)) > i) {
+			i = j;
+			continue;
+		}
+		if (q_simd() && i + 17 <= n && (j = vector_words(t, i, n,
+		    out)) > i) {
+			i = j;
+			continue;
+		}
+#endif
 		cs = i;
 		mark = out->n;
 		i = ascii_chunk(t, cs, n, out);
@@ -276,6 +477,10 @@ q_sentence_count(struct q_seg *s, const unsigned char *t, size_t n,
 		*count = 1;
 		return 0;
 	}
+	if (!s->icu_only && q_is_ascii(t, n)) {
+		*count = q_ascii_sentences(t, n, limit, NULL);
+		return 0;
+	}
 	if (set_text(s, s->sent, t, n, e) == -1)
 		return -1;
 	while (*count < limit && ubrk_next(s->sent) != UBRK_DONE)
@@ -292,6 +497,10 @@ q_sentences(struct q_seg *s, const unsigned char *t, size_t n,
 	out->n = 0;
 	if (n == 0) {
 		q_spans_add(out, 0, 0, 0);
+		return 0;
+	}
+	if (!s->icu_only && q_is_ascii(t, n)) {
+		q_ascii_sentences(t, n, SIZE_MAX, out);
 		return 0;
 	}
 	if (set_text(s, s->sent, t, n, e) == -1)

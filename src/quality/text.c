@@ -54,13 +54,66 @@ q_text_free(struct q_text *t)
 	q_ngram_free(t);
 }
 
+/*
+ * pskd_format_double's text, the shortest "%.*g" that strtod reads back
+ * as d, with the precisions halved rather than tried in turn: a text of p
+ * digits that reads back does with p + 1 (the nearest number of p + 1
+ * digits is no farther from d, and the numbers that round to d lie as
+ * far on either side of it), but at a power of 2, where they do not: so
+ * those go to pskd_format_double, as do NaN and the infinities.
+ */
+static void
+shortest(char *out, size_t size, double d)
+{
+	char tmp[40];
+	int lo = 1, hi = 17, mid, e;
+
+	if (isnan(d) || isinf(d) || fabs(frexp(d, &e)) == 0.5) {
+		pskd_format_double(out, size, d);
+		return;
+	}
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		snprintf(tmp, sizeof(tmp), "%.*g", mid, d);
+		if (strtod(tmp, NULL) == d)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	snprintf(out, size, "%.*g", lo, d);
+}
+
 void
 q_format_number(char *out, size_t size, double d)
 {
 	if (d == floor(d) && fabs(d) < 1e15)
 		snprintf(out, size, "%.0f", d);
 	else
-		pskd_format_double(out, size, d);
+		shortest(out, size, d);
+}
+
+/* The thresholds, each formatted once: the last few, by their bits. */
+static void
+format_threshold(char *out, size_t size, double d)
+{
+	static struct {
+		uint64_t	 bits;
+		char		 text[64];
+	} seen[16];
+	static size_t nseen, next;
+	uint64_t bits;
+	size_t k;
+
+	memcpy(&bits, &d, sizeof(bits));
+	for (k = 0; k < nseen; k++)
+		if (seen[k].bits == bits) {
+			snprintf(out, size, "%s", seen[k].text);
+			return;
+		}
+	q_format_number(out, size, d);
+	k = nseen < 16 ? nseen++ : next++ % 16;
+	seen[k].bits = bits;
+	snprintf(seen[k].text, sizeof(seen[k].text), "%s", out);
 }
 
 void
@@ -69,7 +122,7 @@ q_verdict_set(struct q_verdict *v, const char *name, double what,
 {
 	v->name = name;
 	q_format_number(v->what, sizeof(v->what), what);
-	q_format_number(v->against, sizeof(v->against), against);
+	format_threshold(v->against, sizeof(v->against), against);
 }
 
 void

@@ -47,6 +47,13 @@ html_puts(struct pskd_buf *b, const char *s)
 	pskd_buf_add(b, s, strlen(s));
 }
 
+/* A label, a series name or a caption: text of the page's users. */
+static void
+text(struct pskd_buf *b, const char *s)
+{
+	html_escape(b, (const unsigned char *)s, strlen(s));
+}
+
 static void
 printf_buf(struct pskd_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -115,7 +122,7 @@ legend(struct pskd_buf *b, const struct chart *c)
 		printf_buf(b, "<rect class=\"key s%zu\" x=\"%.0f\" y=\"8\" "
 		    "width=\"12\" height=\"12\"/><text class=\"key\" "
 		    "x=\"%.0f\" y=\"18\">", s, x, x + 16);
-		html_puts(b, c->series[s]);
+		text(b, c->series[s]);
 		html_puts(b, "</text>");
 		x += 40 + 8 * (double)strlen(c->series[s]);
 	}
@@ -170,7 +177,7 @@ chart_svg(struct pskd_buf *b, const struct chart *c)
 	    "aria-label=\"", c->id, CHART_WIDTH, height, CHART_WIDTH, height,
 	    (unsigned long long)top,
 	    CHART_PLOT);
-	html_puts(b, c->caption);
+	text(b, c->caption);
 	html_puts(b, "\">");
 	legend(b, c);
 	axis(b, top);
@@ -187,9 +194,9 @@ chart_svg(struct pskd_buf *b, const struct chart *c)
 			    "<title>", s, x, TOP + CHART_PLOT - (double)h / 100,
 			    bw, (unsigned long long)(h / 100),
 			    (unsigned long long)(h % 100));
-			html_puts(b, c->labels[g]);
+			text(b, c->labels[g]);
 			html_puts(b, ", ");
-			html_puts(b, c->series[s]);
+			text(b, c->series[s]);
 			html_puts(b, ": ");
 			number(b, v);
 			html_puts(b, "</title></rect>");
@@ -203,7 +210,7 @@ chart_svg(struct pskd_buf *b, const struct chart *c)
 			printf_buf(b, "<text class=\"label\" x=\"%.2f\" "
 			    "y=\"%d\" text-anchor=\"middle\">", cx,
 			    TOP + CHART_PLOT + 18);
-		html_puts(b, c->labels[g]);
+		text(b, c->labels[g]);
 		html_puts(b, "</text>");
 	}
 	printf_buf(b, "<line class=\"base\" x1=\"%d\" y1=\"%d\" x2=\"%d\" "

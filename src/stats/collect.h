@@ -31,6 +31,9 @@ struct collect_opts {
 	const char	*score;		/* --language-score */
 	uint64_t	 eot;		/* -e */
 	int		 eot_set;
+	/* the windows of a token stream to count (--length ...) */
+	enum stats_packing packing;
+	uint64_t	 length, stride, buffer;
 };
 
 int	collect_kind_parse(const char *name, enum collect_kind *k);

@@ -61,6 +61,7 @@ stats_init(struct stats *s, enum stats_kind kind)
 	stats_dist_init(&s->values, STATS_LOG);
 	stats_dist_init(&s->inner, STATS_LOG);
 	stats_dist_init(&s->eot_per_window, STATS_LOG);
+	stats_dist_init(&s->segments, STATS_LOG);
 }
 
 void
@@ -225,6 +226,9 @@ stats_merge(struct stats *a, const struct stats *b, char *err, size_t errsize)
 		if (a->eot != b->eot)
 			return differ(err, errsize, "end-of-text id", a->eot,
 			    b->eot);
+		if (stats_eff_merge(&a->eff, &b->eff, a->n, b->n, err,
+		    errsize) == -1)
+			return -1;
 		over |= merge_token_docs(a, b);
 		if (a->ids != NULL && b->ids != NULL)
 			for (i = 0; i < a->vocab; i++)
@@ -244,6 +248,8 @@ stats_merge(struct stats *a, const struct stats *b, char *err, size_t errsize)
 		over |= add(&a->shifted, b->shifted);
 		over |= stats_dist_merge(&a->eot_per_window,
 		    &b->eot_per_window);
+		over |= add(&a->padded, b->padded);
+		over |= stats_dist_merge(&a->segments, &b->segments);
 		break;
 	default:
 		break;
@@ -452,6 +458,7 @@ stats_json(struct pskd_buf *b, const struct stats *s, uint64_t top)
 		addu(b, "tail", s->tail);
 		add_min_max(b, &s->inner);
 		add_ids(b, s, top);
+		stats_eff_json(b, &s->eff);
 		break;
 	case STATS_WINDOWS:
 		addu(b, "windows", s->n);
@@ -464,6 +471,10 @@ stats_json(struct pskd_buf *b, const struct stats *s, uint64_t top)
 		addu(b, "tokens", s->n * s->seq);
 		adddist(b, "eot_per_window", &s->eot_per_window);
 		addu(b, "shifted", s->shifted);
+		if (s->segs) {
+			addu(b, "padded", s->padded);
+			adddist(b, "segments", &s->segments);
+		}
 		break;
 	case STATS_SAMPLES:
 		addu(b, "samples", s->n);
@@ -719,7 +730,8 @@ stats_parse(struct stats *s, const struct jv *v, char *err, size_t errsize)
 		s->vocab = getu(&in, "vocabulary");
 		s->eot = getu(&in, "eot");
 		if (in.bad || get_token_docs(&in, s) == -1 ||
-		    get_ids(&in, s) == -1)
+		    get_ids(&in, s) == -1 ||
+		    stats_eff_parse(&s->eff, v, s->n, err, errsize) == -1)
 			return -1;
 		break;
 	case STATS_WINDOWS:
@@ -731,8 +743,13 @@ stats_parse(struct stats *s, const struct jv *v, char *err, size_t errsize)
 		s->eot = getu(&in, "eot");
 		s->shifted = getu(&in, "shifted");
 		getdist(&in, "eot_per_window", &s->eot_per_window);
+		if ((s->segs = jv_member(v, "segments") != NULL)) {
+			s->padded = getu(&in, "padded");
+			getdist(&in, "segments", &s->segments);
+		}
 		if (!in.bad && (s->eot_per_window.count != s->n ||
-		    s->shifted > s->n))
+		    s->shifted > s->n || (s->segs &&
+		    s->segments.count != s->n)))
 			return fail(&in, "windows that do not add up");
 		break;
 	case STATS_SAMPLES:

@@ -15,6 +15,7 @@
 #endif
 
 #include "pskd.h"
+#include "batch/pack.h"
 #include "stats/collect.h"
 
 /* Bytes asked of the reader at a time, at least one sample. */
@@ -29,6 +30,8 @@ struct walk {
 	uint64_t	 last;		/* tokens: one past the last eot */
 	uint64_t	 per;		/* windows: windows in a sample */
 	int		 single;	/* windows: one leaf of T+1 */
+	const struct pskd_leaf *seg;	/* windows: their segment ids */
+	struct pack	*pack;		/* tokens: --align, --pack */
 	int		 avx2;		/* the vector scan may run */
 	const struct pskd_type *type;
 	uint32_t	*cnt;		/* tokens: two tables of vocab counts */
@@ -66,6 +69,10 @@ eot_at(struct walk *wk, uint64_t at)
 	else
 		stats_dist_add(&s->inner, at - wk->last);
 	s->neot++;
+	if (wk->pack != NULL) {
+		pack_data(wk->pack, NULL, at + 1 - wk->last);
+		pack_doc_end(wk->pack);
+	}
 	wk->last = at + 1;
 }
 
@@ -244,27 +251,37 @@ static void
 windows_chunk(struct walk *wk, const unsigned char *p, size_t n)
 {
 	struct stats *s = wk->s;
-	const uint64_t T = s->seq, eot = s->eot;
+	const uint64_t T = s->seq, eot = s->eot, R = T + 1;
 	const unsigned w = wk->w;
 	const uint64_t ss = s->sample_size;
+	const struct pskd_leaf *sl = wk->seg;
+	const size_t tgoff = (size_t)(wk->single ? w :
+	    wk->type->leaves[1].offset);
 	const unsigned char *in, *tg;
-	uint64_t j, k, e;
+	uint64_t j, k, e, nseg, npad;
 	size_t i;
 
 	check_samples(wk, p, n);
 	for (i = 0; i < n; i++, p += ss) {
 		for (j = 0; j < wk->per; j++) {
-			if (wk->single) {
-				in = p + j * (T + 1) * w;
-				tg = in + w;
-			} else {
-				in = p + j * T * w;
-				tg = in + ss / 2;
-			}
+			in = p + j * (T + (uint64_t)wk->single) * w;
+			tg = in + tgoff;
 			for (k = 0, e = 0; k < T; k++)
 				e += token(in + k * w, w) == eot;
 			stats_dist_add(&s->eot_per_window, e);
 			s->shifted += memcmp(in + w, tg, (T - 1) * w) == 0;
+			if (sl == NULL)
+				continue;
+			if (pack_segments_read(p + sl->offset + j * R *
+			    sl->width, sl->width, R, &nseg, &npad) == -1)
+				pskd_fail_at(wk->r->name, 0, "E%d: sample "
+				    "%llu, window %llu: the segment ids are "
+				    "not 1, 2, ... then 0 for padding "
+				    "(pskd-window(1))", PSKD_E_VALUE,
+				    (unsigned long long)(wk->seen + i),
+				    (unsigned long long)j);
+			stats_dist_add(&s->segments, nseg);
+			s->padded += npad;
 		}
 	}
 	s->n += n * wk->per;
@@ -322,22 +339,48 @@ is_tokens(const struct pskd_type *t)
 	    t->leaves[0].ndim == 0;
 }
 
-/* Windows: one idx leaf of rows of T+1, or two of the same shape. */
+/*
+ * Segment ids of windows of rows of R tokens (pskd-window --segments):
+ * idx[R+1] with the windows' dimensions but the last, which is R.
+ */
 static int
-is_windows(const struct pskd_type *t, int *single)
+is_segments(const struct pskd_leaf *a, const struct pskd_leaf *l,
+    uint64_t R)
+{
+	return !l->real && l->ndim == a->ndim && l->dimname[l->ndim - 1] !=
+	    NULL && strcmp(l->dimname[l->ndim - 1], "seg") == 0 &&
+	    l->dim[l->ndim - 1] == R && l->bound == R + 1 &&
+	    memcmp(l->dim, a->dim, (a->ndim - 1) * sizeof(a->dim[0])) == 0;
+}
+
+/*
+ * Windows: one idx leaf of rows of T+1, or two of the same shape; either
+ * with a leaf of segment ids after them.
+ */
+static int
+is_windows(const struct pskd_type *t, int *single,
+    const struct pskd_leaf **seg)
 {
 	const struct pskd_leaf *a = &t->leaves[0], *b = &t->leaves[1];
+	size_t n = t->nleaves;
 
-	if (t->nleaves == 1 && !a->real && a->ndim >= 1 &&
-	    a->dim[a->ndim - 1] >= 2) {
+	*seg = NULL;
+	*single = 0;
+	if (n < 1 || a->real || a->ndim < 1)
+		return 0;
+	if (n >= 2 && is_segments(a, &t->leaves[n - 1],
+	    a->dim[a->ndim - 1] + (n == 3)))
+		*seg = &t->leaves[--n];
+	if (n == 1 && a->dim[a->ndim - 1] >= 2) {
 		*single = 1;
 		return 1;
 	}
-	*single = 0;
-	return t->nleaves == 2 && !a->real && !b->real &&
-	    a->bound == b->bound && a->ndim >= 1 && a->ndim == b->ndim &&
+	if (n == 2 && !b->real && a->bound == b->bound && a->ndim == b->ndim &&
 	    memcmp(a->dim, b->dim, a->ndim * sizeof(a->dim[0])) == 0 &&
-	    a->dim[a->ndim - 1] >= 1;
+	    a->dim[a->ndim - 1] >= 1)
+		return 1;
+	*seg = NULL;
+	return 0;
 }
 
 static const char *
@@ -347,10 +390,54 @@ kind_name(enum collect_kind k)
 	    "windows (pskd-window's types)";
 }
 
+static void
+no_rows(void *arg, const struct pack_row *row)
+{
+	(void)arg;
+	(void)row;
+}
+
+/* --align, --pack: pskd-window's packer on the documents' lengths. */
+static void
+pack_begin(struct walk *wk, struct pack *k, const struct collect_opts *o)
+{
+	if (o->packing != STATS_PACK_BOS && o->packing != STATS_PACK_BESTFIT)
+		return;
+	pack_init(k, o->packing == STATS_PACK_BOS ? PACK_ALIGN : PACK_BESTFIT,
+	    o->length + 1, 0, (size_t)o->buffer, 0, no_rows, NULL);
+	wk->pack = k;
+}
+
+static void
+pack_end(struct walk *wk, const struct collect_opts *o)
+{
+	struct stats_eff *e = &wk->s->eff;
+
+	if (o->packing == STATS_PACK_NONE)
+		return;
+	e->packing = o->packing;
+	e->length = o->length;
+	e->stride = o->packing == STATS_PACK_PLAIN ? o->stride : 0;
+	e->buffer = o->packing == STATS_PACK_BESTFIT ? o->buffer : 0;
+	if (wk->pack == NULL) {
+		stats_eff_plain(e, wk->s->n);
+		return;
+	}
+	pack_data(wk->pack, NULL, wk->s->n - wk->last);
+	pack_finish(wk->pack);
+	e->windows = wk->pack->c.rows;
+	e->kept = wk->pack->c.kept;
+	e->cropped = wk->pack->c.cropped;
+	e->padded = wk->pack->c.padded;
+	pack_free(wk->pack);
+	wk->pack = NULL;
+}
+
 void
 collect_psk(struct pskd_reader *r, struct stats *s,
     const struct collect_opts *o, enum collect_kind want)
 {
+	struct pack pk;
 	struct pskd_header h;
 	struct pskd_error e;
 	struct walk wk;
@@ -369,7 +456,12 @@ collect_psk(struct pskd_reader *r, struct stats *s,
 		pskd_fail_at(r->name, 0, "E%d: type %s gives no layout to read",
 		    PSKD_E_TYPE, t->text);
 	got = is_tokens(t) ? COLLECT_TOKENS :
-	    is_windows(t, &wk.single) ? COLLECT_WINDOWS : COLLECT_SAMPLES;
+	    is_windows(t, &wk.single, &wk.seg) ? COLLECT_WINDOWS :
+	    COLLECT_SAMPLES;
+	if (o->packing != STATS_PACK_NONE && got != COLLECT_TOKENS)
+		pskd_fail_at(r->name, 0, "E%d: --length counts the windows of "
+		    "a token stream (idx[V]), not of type %s", PSKD_E_MISMATCH,
+		    t->text);
 	if (want != COLLECT_SNIFF && want != COLLECT_SAMPLES && want != got)
 		pskd_fail_at(r->name, 0, "E%d: not %s: type %s",
 		    PSKD_E_MISMATCH, kind_name(want), t->text);
@@ -378,8 +470,9 @@ collect_psk(struct pskd_reader *r, struct stats *s,
 	s->sample_size = t->sample_size;
 	if (got != COLLECT_TOKENS)
 		s->type = pskd_type_format(t, NULL, 0);
+	s->segs = wk.seg != NULL;
 #ifdef HAVE_AVX2
-	wk.avx2 = pskd_simd() && __builtin_cpu_supports("avx2");
+	wk.avx2 = pskd_simd() >= PSKD_SIMD_AVX2;
 #endif
 	if (got != COLLECT_SAMPLES) {
 		wk.leaf = &t->leaves[0];
@@ -399,6 +492,7 @@ collect_psk(struct pskd_reader *r, struct stats *s,
 		if (s->ids != NULL)
 			wk.cnt = pskd_xcalloc(2 * (size_t)s->vocab,
 			    sizeof(*wk.cnt));
+		pack_begin(&wk, &pk, o);
 		walk(&wk, &h, tokens_chunk);
 		if (wk.cnt != NULL)
 			flush_counts(&wk);
@@ -408,6 +502,7 @@ collect_psk(struct pskd_reader *r, struct stats *s,
 			s->head = s->n;
 		else
 			s->tail = s->n - wk.last;
+		pack_end(&wk, o);
 		break;
 	case COLLECT_WINDOWS:
 		s->kind = STATS_WINDOWS;

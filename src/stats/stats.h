@@ -120,6 +120,40 @@ enum stats_kind {
 const char *stats_kind_name(enum stats_kind k);
 int	stats_kind_parse(const char *name, enum stats_kind *k);
 
+/*
+ * The windows a token stream would make (pskd-stats --length): what
+ * pskd-window's accounting (pskd-window(1), What is kept) gives for the
+ * documents of the stream cut the way asked.
+ */
+enum stats_packing {
+	STATS_PACK_NONE = 0,	/* not asked */
+	STATS_PACK_PLAIN,	/* windows of a stride */
+	STATS_PACK_BOS,		/* --align bos */
+	STATS_PACK_BESTFIT	/* --pack best-fit */
+};
+
+struct stats_eff {
+	enum stats_packing packing;
+	uint64_t	 length;	/* T */
+	uint64_t	 stride;	/* plain */
+	uint64_t	 buffer;	/* best-fit */
+	uint64_t	 windows, kept, cropped, padded;
+};
+
+/* Plain windows of n tokens: windows, kept and cropped from e's T and S. */
+void	stats_eff_plain(struct stats_eff *e, uint64_t n);
+/* ,"efficiency":{...} of a token stream that has one, to b. */
+void	stats_eff_json(struct pskd_buf *b, const struct stats_eff *e);
+/* Read it back from object v (none: packing NONE); -1 with err. */
+int	stats_eff_parse(struct stats_eff *e, const struct jv *v, uint64_t n,
+	    char *err, size_t errsize);
+/*
+ * b's after a's (a's tokens na, b's nb): the same cut of both streams, or
+ * -1 with err.  Plain windows are those of the two streams as one.
+ */
+int	stats_eff_merge(struct stats_eff *a, const struct stats_eff *b,
+	    uint64_t na, uint64_t nb, char *err, size_t errsize);
+
 /* Vocabularies up to this size get an exact count of every id. */
 #define STATS_MAX_COUNTED	(1u << 21)
 
@@ -157,10 +191,15 @@ struct stats {
 	uint64_t	 neot, head, tail;
 	struct stats_dist inner;
 	uint64_t	*ids;		/* vocab counts, or NULL */
+	struct stats_eff eff;		/* --length */
 
 	/* windows */
 	uint64_t	 samples, seq, shifted;
 	struct stats_dist eot_per_window;
+	/* and their segment ids (pskd-window --segments), when they have */
+	int		 segs;
+	uint64_t	 padded;	/* row tokens of padding (id 0) */
+	struct stats_dist segments;	/* segments a window */
 
 	/* windows, samples */
 	char		*type;		/* the .psk.d type text */

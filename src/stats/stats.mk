@@ -4,4 +4,6 @@
 # the manifest through pskd-get's parser).
 $(B)/pskd-stats $(B)/pskd-report: $(O)/libpskd-stats.a
 $(B)/pskd-stats: $(O)/libpskd-dedup.a
+# pskd-stats --length runs pskd-window's packer (src/batch/pack.c).
+$(B)/pskd-stats: $(O)/libpskd-batch.a
 $(B)/pskd-report: $(O)/libpskd-get.a

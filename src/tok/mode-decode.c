@@ -3,9 +3,11 @@
  * token a sample) is one text, written exactly as the tokens' bytes; any
  * other type whose leaves are all idx[V] (windows, batches) is read row by
  * row, a row being the last dimension of a leaf, each decoded on its own
- * and ended with a newline.  Special tokens are written as their text, and
- * the text between two of them is decoded as one (a kind's decoder may
- * treat the start of a text specially).
+ * and ended with a newline; the segment ids of pskd-window --segments (a
+ * leaf whose last dimension is named seg) are not tokens, and are left
+ * out.  Special tokens are written as their text, and the text between
+ * two of them is decoded as one (a kind's decoder may treat the start of
+ * a text specially).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -156,6 +158,14 @@ decode_row(const uint32_t *ids, size_t n, uint64_t k)
 	}
 }
 
+/* The segment ids of pskd-window --segments: not tokens. */
+static int
+segment_leaf(const struct pskd_leaf *l)
+{
+	return !l->real && l->ndim > 0 && l->dimname[l->ndim - 1] != NULL &&
+	    strcmp(l->dimname[l->ndim - 1], "seg") == 0;
+}
+
 /* Sample k of another type: each row of each leaf a line. */
 static void
 sample_rows(const struct pskd_type *t, const unsigned char *s, uint64_t k)
@@ -167,6 +177,8 @@ sample_rows(const struct pskd_type *t, const unsigned char *s, uint64_t k)
 
 	for (i = 0; i < t->nleaves; i++) {
 		l = &t->leaves[i];
+		if (segment_leaf(l))
+			continue;
 		len = l->ndim ? l->dim[l->ndim - 1] : 1;
 		ids = row_room((size_t)len);
 		for (e = 0; e < l->nelem; e += len) {
@@ -190,8 +202,9 @@ token_bound(const struct pskd_type *t)
 	if (t->params || t->nleaves == 0)
 		return 0;
 	for (i = 0; i < t->nleaves; i++)
-		if (t->leaves[i].real ||
-		    t->leaves[i].bound != t->leaves[0].bound)
+		if (t->leaves[i].real || (t->leaves[i].bound !=
+		    t->leaves[0].bound && !(i > 0 &&
+		    segment_leaf(&t->leaves[i]))))
 			return 0;
 	return t->leaves[0].bound;
 }

@@ -57,7 +57,7 @@ struct priv {
 	size_t		 nb, bcap;
 	struct pskd_buf	 pool;
 	struct pskd_buf	 page;		/* what gumbo parses */
-	struct html_runs runs;		/* its text runs' places */
+	struct html_prep prep;		/* its making: the text runs' places */
 	const unsigned char *src;	/* the page they are in */
 	struct tbuf	 t;
 	struct frame	*st;
@@ -163,9 +163,10 @@ node_text(struct priv *x, const char *s, int pre, int link)
 		    d0 >= HTML_DIGIT0 && d0 < HTML_DIGIT0 + HTML_BASE &&
 		    d1 >= HTML_DIGIT0 && d1 < HTML_DIGIT0 + HTML_BASE &&
 		    (k = (d0 - HTML_DIGIT0) * HTML_BASE + (d1 - HTML_DIGIT0)) <
-		    x->runs.n) {
-			tbuf_text(&x->t, (const char *)x->src + x->runs.r[k].off,
-			    x->runs.r[k].len, pre, link);
+		    x->prep.runs.n) {
+			tbuf_text(&x->t, (const char *)x->src +
+			    x->prep.runs.r[k].off, x->prep.runs.r[k].len, pre,
+			    link);
 			p += 9;
 			n -= 9;
 		} else {
@@ -419,9 +420,11 @@ emit(struct priv *x, struct extract *xo, int pick)
 			keep[n++] = i;
 	if (xo->mode == EXTRACT_PRECISION) {
 		/* Short lines at the edges (bylines, dates), lone headings. */
-		while (n > 0 && x->b[keep[0]].kind != K_HEADING &&
-		    x->b[keep[0]].len < 60)
-			memmove(keep, keep + 1, --n * sizeof(*keep));
+		for (k = 0; k < n && x->b[keep[k]].kind != K_HEADING &&
+		    x->b[keep[k]].len < 60; k++)
+			;
+		n -= k;
+		memmove(keep, keep + k, n * sizeof(*keep));
 		while (n > 0 && (x->b[keep[n - 1]].kind == K_HEADING ||
 		    x->b[keep[n - 1]].len < 60))
 			n--;
@@ -433,7 +436,9 @@ emit(struct priv *x, struct extract *xo, int pick)
 	}
 	/*
 	 * The headline is the title's: an h1 before the first prose, and a
-	 * heading that the title holds or that holds the title.  Bare URLs,
+	 * heading that the title holds (a title of at most HTML_TITLE_MATCH
+	 * bytes: a longer one would be searched for each heading) or that
+	 * holds the title.  Bare URLs,
 	 * advertisement labels and a closing copyright line go too.
 	 */
 	for (i = k = 0; i < n; i++) {
@@ -441,9 +446,10 @@ emit(struct priv *x, struct extract *xo, int pick)
 
 		t = x->pool.p + b->off;
 		if (b->kind == K_HEADING && ((b->h1 && k == 0) ||
-		    (b->len <= xo->title.len && memmem(xo->title.p,
-		    xo->title.len, t, b->len) != NULL) || (xo->title.len > 0 &&
-		    memmem(t, b->len, xo->title.p, xo->title.len) != NULL)))
+		    (b->len <= xo->title.len && xo->title.len <=
+		    HTML_TITLE_MATCH && memmem(xo->title.p, xo->title.len, t,
+		    b->len) != NULL) || (xo->title.len > 0 && memmem(t, b->len,
+		    xo->title.p, xo->title.len) != NULL)))
 			continue;
 		if (is_noise(t, b->len) || (i == n - 1 && (b->len < 200 &&
 		    (memmem(t, b->len, "\xc2\xa9", 2) != NULL ||
@@ -512,7 +518,7 @@ extract_html(struct extract *xo, const unsigned char *p, size_t n)
 	if (x == NULL)
 		x = xo->priv = pskd_xcalloc(1, sizeof(*x));
 	xo->text.len = xo->title.len = 0;
-	xo->cut = html_prepare(p, n, &x->page, &x->runs);
+	xo->cut = html_prepare(p, n, &x->page, &x->prep);
 	x->src = p;
 	x->ne = x->nb = 0;
 	x->pool.len = 0;
@@ -551,7 +557,7 @@ extract_free(struct extract *xo)
 		free(x->st);
 		pskd_buf_free(&x->pool);
 		pskd_buf_free(&x->page);
-		free(x->runs.r);
+		html_prep_free(&x->prep);
 		pskd_buf_free(&x->t.b);
 		free(x);
 	}

@@ -1,6 +1,7 @@
 /*
- * html.h - what the extractor's files share about gumbo's tree: the
- * parse into an arena (html.c), the text of blocks (text.c).
+ * html.h - what the extractor's files share: the page prepared for gumbo
+ * (prepare.c, with nest.c and skip.c), gumbo's parse into an arena
+ * (html.c), the text of blocks (text.c).
  */
 #ifndef WARC_HTML_H
 #define WARC_HTML_H
@@ -8,6 +9,103 @@
 #include <gumbo.h>
 
 #include "warc/warc.h"
+
+/* ---- nest.c: the elements open in the prepared page ------------------- */
+
+struct nest_el {
+	const unsigned char *name;	/* in the page, as written */
+	uint32_t	 len;
+	unsigned	 flags;
+	uint32_t	 seq;		/* when it went on gumbo's list */
+	size_t		 tag, taglen;	/* its start tag in the output */
+};
+
+struct nest {
+	struct nest_el	 s[HTML_MAX_DEPTH];	/* open, the top last */
+	size_t		 n;
+	/* gumbo's list: closed formatting elements (ghosts) and markers */
+	struct nest_el	 g[2 * HTML_MAX_DEPTH];
+	size_t		 ng, nghosts;
+	uint32_t	 seq;
+	uint64_t	 reopened;	/* elements gumbo made again */
+	size_t		 foreign;	/* svg and math open */
+	struct pskd_buf	*out;		/* the prepared page */
+	struct pskd_buf	 tag;		/* a tag moved past end tags */
+};
+
+void	nest_init(struct nest *n, struct pskd_buf *out);
+void	nest_free(struct nest *n);
+/* Elements open, or closed and to be reopened by gumbo. */
+size_t	nest_count(const struct nest *n);
+/*
+ * A start tag (name[0..len)) just written at out[at..): the end tags of
+ * what it closes go before it.  -1: it would open more than
+ * HTML_MAX_DEPTH elements, or gumbo reopen more than HTML_MAX_TAGS (the
+ * page is cut before it).
+ */
+int	nest_start(struct nest *n, const unsigned char *name, size_t len,
+	    size_t at, int selfclose);
+/* An end tag just written at out[at..): the end tags it implies first. */
+void	nest_end(struct nest *n, const unsigned char *name, size_t len,
+	    size_t at);
+/* Text goes out: gumbo reopens the formatting elements first.  -1: cut. */
+int	nest_reopen(struct nest *n);
+
+/* ---- skip.c: where a dropped element ends ---------------------------- */
+
+#define SKIP_NAMES	16
+#define SKIP_END	0x80000000u	/* an end tag's entry */
+
+struct skip_name {
+	char		 name[16];
+	size_t		 len;
+	int		 built;		/* for this page */
+	uint32_t	*pos;		/* the '<' of each start and end tag */
+	uint32_t	*next;
+	size_t		 m, cap;
+};
+
+struct skip {
+	struct skip_name names[SKIP_NAMES];
+	size_t		 nnames;
+};
+
+/* A new page. */
+void	skip_reset(struct skip *s);
+void	skip_free(struct skip *s);
+/*
+ * Where the element NAME whose start tag ends at from ends in p[0..n):
+ * past the '>' of its end tag, counting nested ones; 0 when it does not.
+ */
+size_t	skip_end(struct skip *s, const unsigned char *p, size_t n,
+	    size_t from, const unsigned char *name, size_t len);
+
+/* ---- prepare.c ------------------------------------------------------------ */
+
+/*
+ * The page gumbo parses, from n bytes of UTF-8 HTML, into out: what the
+ * extractor reads, within the bounds, its text runs as placeholders
+ * (HTML_MARK and two digits U+E000 + d, d < HTML_BASE, the run's index)
+ * whose places in p are in runs.  1 when the page was cut at a bound.
+ */
+struct html_runs {
+	struct {
+		size_t	 off, len;
+	}		*r;
+	size_t		 n, cap;
+};
+
+struct html_prep {
+	struct html_runs runs;
+	struct nest	 nest;
+	struct skip	 skip;
+};
+
+int	html_prepare(const unsigned char *p, size_t n, struct pskd_buf *out,
+	    struct html_prep *h);
+void	html_prep_free(struct html_prep *h);
+
+/* ---- html.c ------------------------------------------------------------- */
 
 struct html_arena;
 

@@ -1,6 +1,6 @@
 /*
- * prepare.c - the page gumbo sees: one linear pass over the HTML that
- * keeps what the extractor reads and bounds the work of the parse.
+ * prepare.c - the page gumbo sees: one pass over the HTML that keeps
+ * what the extractor reads and bounds the work of the parse.
  *
  * Gumbo builds the HTML5 tree as browsers do, but it is slow (it spends
  * most of a page's time on scripts, styles and attributes the extractor
@@ -18,11 +18,13 @@
  *     have none of those (span, b, i, em, strong, font ...) and the white
  *     space beside block tags, and puts a placeholder for each run of
  *     text (run_text);
+ *   - keeps the elements open as gumbo will (nest.c), writing the end
+ *     tags of those that an end tag or a start tag closes;
  *   - stops before the first tag past 200000, the first tag longer than
- *     64 KiB, the first start tag that would open more than 512 elements
- *     at once (as it counts them: start tags less end tags, but for void
- *     elements, those whose end tag may be left out, and self-closing ones
- *     in svg or math), or past 8 MiB of the page: the page is cut there.
+ *     64 KiB, the first start tag that would leave more than 512 elements
+ *     open (counting the formatting elements gumbo reopens), or once
+ *     gumbo would have reopened 200000 of them, or past 8 MiB of the
+ *     page: the page is cut there.
  */
 #define _GNU_SOURCE		/* memmem */
 #include <stdlib.h>
@@ -31,8 +33,8 @@
 
 #include "warc/html.h"
 
-enum { T_OTHER, T_FLAT, T_DROPRAW, T_SKIP, T_TITLE, T_PRE, T_PLAINTEXT,
-    T_FOREIGN, T_META, T_INLINE };
+enum { T_OTHER, T_DROPRAW, T_SKIP, T_TITLE, T_PRE, T_PLAINTEXT, T_META,
+    T_INLINE };
 
 /* What a tag name is to the pass (names lower case). */
 static const struct {
@@ -40,39 +42,24 @@ static const struct {
 	unsigned char	 len, what;
 } names[] = {
 #define N(s, w) { s, sizeof(s) - 1, w }
-	N("area", T_FLAT), N("base", T_META), N("basefont", T_FLAT),
-	N("bgsound", T_FLAT), N("br", T_FLAT), N("col", T_FLAT),
-	N("colgroup", T_FLAT), N("dd", T_FLAT), N("dt", T_FLAT),
-	N("embed", T_FLAT), N("frame", T_FLAT), N("hr", T_FLAT),
-	N("img", T_META), N("input", T_FLAT), N("keygen", T_FLAT),
-	N("li", T_FLAT), N("link", T_META), N("meta", T_META),
-	N("option", T_FLAT), N("optgroup", T_FLAT), N("p", T_FLAT),
-	N("param", T_FLAT), N("rb", T_FLAT), N("rp", T_FLAT),
-	N("rt", T_FLAT), N("rtc", T_FLAT), N("source", T_FLAT),
-	N("tbody", T_FLAT), N("td", T_FLAT), N("tfoot", T_FLAT),
-	N("th", T_FLAT), N("thead", T_FLAT), N("tr", T_FLAT),
-	N("track", T_FLAT), N("wbr", T_FLAT), N("html", T_FLAT),
-	N("head", T_FLAT), N("body", T_FLAT), N("image", T_FLAT),
-	N("isindex", T_FLAT),
-	N("script", T_DROPRAW), N("style", T_DROPRAW),
+	N("base", T_META), N("img", T_META), N("link", T_META),
+	N("meta", T_META), N("script", T_DROPRAW), N("style", T_DROPRAW),
 	N("textarea", T_DROPRAW), N("iframe", T_DROPRAW),
 	N("noembed", T_DROPRAW), N("noframes", T_DROPRAW),
-	N("noscript", T_DROPRAW),
-	N("nav", T_SKIP), N("aside", T_SKIP), N("footer", T_SKIP),
-	N("select", T_SKIP), N("template", T_SKIP), N("object", T_SKIP),
-	N("video", T_SKIP), N("audio", T_SKIP), N("canvas", T_SKIP),
-	N("map", T_SKIP), N("datalist", T_SKIP), N("button", T_SKIP),
-	N("svg", T_FOREIGN), N("math", T_FOREIGN),
-	N("span", T_INLINE), N("b", T_INLINE), N("i", T_INLINE),
-	N("em", T_INLINE), N("strong", T_INLINE), N("font", T_INLINE),
-	N("small", T_INLINE), N("big", T_INLINE), N("u", T_INLINE),
-	N("s", T_INLINE), N("strike", T_INLINE), N("sub", T_INLINE),
-	N("sup", T_INLINE), N("abbr", T_INLINE), N("acronym", T_INLINE),
-	N("cite", T_INLINE), N("time", T_INLINE), N("mark", T_INLINE),
-	N("q", T_INLINE), N("dfn", T_INLINE), N("kbd", T_INLINE),
-	N("samp", T_INLINE), N("var", T_INLINE), N("bdi", T_INLINE),
-	N("bdo", T_INLINE), N("ins", T_INLINE), N("del", T_INLINE),
-	N("nobr", T_INLINE), N("picture", T_INLINE),
+	N("noscript", T_DROPRAW), N("nav", T_SKIP), N("aside", T_SKIP),
+	N("footer", T_SKIP), N("select", T_SKIP), N("template", T_SKIP),
+	N("object", T_SKIP), N("video", T_SKIP), N("audio", T_SKIP),
+	N("canvas", T_SKIP), N("map", T_SKIP), N("datalist", T_SKIP),
+	N("button", T_SKIP), N("span", T_INLINE), N("b", T_INLINE),
+	N("i", T_INLINE), N("em", T_INLINE), N("strong", T_INLINE),
+	N("font", T_INLINE), N("small", T_INLINE), N("big", T_INLINE),
+	N("u", T_INLINE), N("s", T_INLINE), N("strike", T_INLINE),
+	N("sub", T_INLINE), N("sup", T_INLINE), N("abbr", T_INLINE),
+	N("acronym", T_INLINE), N("cite", T_INLINE), N("time", T_INLINE),
+	N("mark", T_INLINE), N("q", T_INLINE), N("dfn", T_INLINE),
+	N("kbd", T_INLINE), N("samp", T_INLINE), N("var", T_INLINE),
+	N("bdi", T_INLINE), N("bdo", T_INLINE), N("ins", T_INLINE),
+	N("del", T_INLINE), N("nobr", T_INLINE), N("picture", T_INLINE),
 	N("title", T_TITLE), N("pre", T_PRE), N("listing", T_PRE),
 	N("xmp", T_PRE), N("plaintext", T_PLAINTEXT),
 #undef N
@@ -204,36 +191,6 @@ end_tag(const unsigned char *p, size_t n, size_t from,
 		i++;
 	}
 	return n;
-}
-
-/*
- * The end of the element NAME that starts at from (after its start tag):
- * past the '>' of its matching end tag, counting nested start tags of the
- * same name; 0 when there is none.
- */
-static size_t
-element_end(const unsigned char *p, size_t n, size_t from,
-    const unsigned char *name, size_t len)
-{
-	const unsigned char *q;
-	size_t i = from, open = 1;
-
-	while ((q = memchr(p + i, '<', n - i)) != NULL) {
-		i = (size_t)(q - p) + 1;
-		if (i + len > n)
-			return 0;
-		if (p[i] == '/' && i + 1 + len <= n &&
-		    strncasecmp((const char *)p + i + 1, (const char *)name,
-		    len) == 0 && (i + 1 + len == n || !is_alpha(p[i + 1 + len]))) {
-			if (--open == 0) {
-				q = memchr(p + i, '>', n - i);
-				return q ? (size_t)(q - p) + 1 : 0;
-			}
-		} else if (strncasecmp((const char *)p + i, (const char *)name,
-		    len) == 0 && (i + len == n || !is_alpha(p[i + len])))
-			open++;
-	}
-	return 0;
 }
 
 /* Does an attribute of this name go through? */
@@ -444,12 +401,22 @@ run_text(struct pskd_buf *out, const unsigned char *p, size_t n,
 	}
 }
 
+void
+html_prep_free(struct html_prep *h)
+{
+	free(h->runs.r);
+	nest_free(&h->nest);
+	skip_free(&h->skip);
+}
+
 int
 html_prepare(const unsigned char *p, size_t n, struct pskd_buf *out,
-    struct html_runs *runs)
+    struct html_prep *h)
 {
 	const unsigned char *q, *name;
-	size_t i = 0, start, len, k, at, tags = 0, depth = 0, foreign = 0;
+	struct html_runs *runs = &h->runs;
+	struct nest *nest = &h->nest;
+	size_t i = 0, start, len, k, at, tags = 0;
 	int end, selfclose, w, pre = 0, cut = 0, space = 0, lastblock = 0;
 	int block;
 	size_t j;
@@ -457,6 +424,8 @@ html_prepare(const unsigned char *p, size_t n, struct pskd_buf *out,
 
 	out->len = 0;
 	runs->n = 0;
+	nest_init(nest, out);
+	skip_reset(&h->skip);
 	if (n > HTML_MAX_BYTES) {
 		n = HTML_MAX_BYTES;
 		cut = 1;
@@ -475,6 +444,11 @@ html_prepare(const unsigned char *p, size_t n, struct pskd_buf *out,
 			if (!lastblock)
 				space = 1;
 		} else if (k > i) {
+			/* Text: gumbo reopens the formatting closed around it. */
+			if (nest_reopen(nest) == -1) {
+				cut = 1;
+				break;
+			}
 			if (space)
 				pskd_buf_addc(out, ' ');
 			space = 0;
@@ -513,8 +487,13 @@ html_prepare(const unsigned char *p, size_t n, struct pskd_buf *out,
 			break;
 		}
 		w = what(name, len, &block);
-		if (space && !block)
+		if (space && !block) {
+			if (nest_reopen(nest) == -1) {
+				cut = 1;
+				break;
+			}
 			pskd_buf_addc(out, ' ');
+		}
 		space = 0;
 		lastblock = block;
 		if (end) {
@@ -528,14 +507,12 @@ html_prepare(const unsigned char *p, size_t n, struct pskd_buf *out,
 			}
 			if (w == T_INLINE && !inline_end(&in, name, len))
 				continue;
+			at = out->len;
 			pskd_buf_add(out, p + start, 2 + len);
 			pskd_buf_addc(out, '>');
+			nest_end(nest, name, len, at);
 			if (w == T_PRE && pre > 0)
 				pre--;
-			if (w == T_FOREIGN && foreign > 0)
-				foreign--;
-			if (depth > 0 && w != T_FLAT && w != T_META)
-				depth--;
 			continue;
 		}
 		/* A start tag: its name, then the attributes that count. */
@@ -581,35 +558,28 @@ html_prepare(const unsigned char *p, size_t n, struct pskd_buf *out,
 			if (selfclose)
 				break;
 			/* The whole element goes, if it ends. */
-			if ((k = element_end(p, n, i, name, len)) > 0) {
+			if ((k = skip_end(&h->skip, p, n, i, name, len)) > 0) {
 				out->len = at;
 				i = k;
 				continue;
 			}
 			break;
-		case T_TITLE:
-			k = end_tag(p, n, i, name, len);
-			pskd_buf_add(out, p + i, k - i);
-			i = k;
-			continue;
-		case T_PLAINTEXT:
-			pskd_buf_add(out, p + i, n - i);
-			i = n;
-			continue;
 		case T_PRE:
 			pre++;
 			break;
-		case T_FOREIGN:
-			if (!selfclose)
-				foreign++;
-			break;
 		}
-		if (w == T_FLAT || (selfclose && foreign > 0))
-			continue;
-		if (++depth > HTML_MAX_DEPTH) {
+		if (nest_start(nest, name, len, at, selfclose) == -1) {
 			out->len = at;
 			cut = 1;
 			break;
+		}
+		if (w == T_TITLE) {
+			k = end_tag(p, n, i, name, len);
+			pskd_buf_add(out, p + i, k - i);
+			i = k;
+		} else if (w == T_PLAINTEXT) {
+			pskd_buf_add(out, p + i, n - i);
+			i = n;
 		}
 	}
 	return cut;

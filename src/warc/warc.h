@@ -193,6 +193,7 @@ void	convert_free(void);
 #define HTML_MAX_TAGS	200000u		/* tags parsed */
 #define HTML_MAX_DEPTH	512u		/* elements open at once */
 #define HTML_MAX_TAGLEN	(64u << 10)	/* bytes of one tag */
+#define HTML_TITLE_MATCH 4096u		/* a title headings may be in */
 
 enum extract_mode { EXTRACT_BALANCED, EXTRACT_PRECISION, EXTRACT_RECALL };
 
@@ -204,26 +205,12 @@ struct extract {
 	void		*priv;		/* the arena, the blocks */
 };
 
-/*
- * The page gumbo parses, from n bytes of UTF-8 HTML, into out: what the
- * extractor reads, within the bounds, its text runs as placeholders
- * (HTML_MARK and two digits U+E000 + d, d < HTML_BASE, the run's index)
- * whose places in p are in runs.  1 when the page was cut at a bound.
- */
+/* Placeholders of text runs in the page gumbo parses (prepare.c). */
 #define HTML_MARK	"\xef\xa3\xbe"	/* U+F8FE */
 #define HTML_DIGIT0	0xE000u
 #define HTML_BASE	6000u
 #define HTML_RUNS_MAX	(HTML_BASE * HTML_BASE)
 
-struct html_runs {
-	struct {
-		size_t	 off, len;
-	}		*r;
-	size_t		 n, cap;
-};
-
-int	html_prepare(const unsigned char *p, size_t n, struct pskd_buf *out,
-	    struct html_runs *runs);
 /* The main text and title of n bytes of UTF-8 HTML into x. */
 void	extract_html(struct extract *x, const unsigned char *p, size_t n);
 void	extract_free(struct extract *x);

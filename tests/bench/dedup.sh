@@ -124,9 +124,9 @@ rm -rf pidx
 # above count the shells and taskset too (about 0.03 s on these
 # machines, where starting a process is dear); "own" adds up what each
 # of the three programs used, as time(1) reports it for each.
-own1() {	# minhash flags; the three programs' CPU, one run
+own1() {	# minhash flags [input]; the three programs' CPU, one run
 	taskset -c 0 sh -c "/usr/bin/time -f '%U %S' -o t1.out \
-	    pskd-shingle corpus.jsonl | /usr/bin/time -f '%U %S' \
+	    pskd-shingle ${2:-corpus.jsonl} | /usr/bin/time -f '%U %S' \
 	    -o t2.out pskd-minhash $1 | /usr/bin/time -f '%U %S' \
 	    -o t3.out pskd-lsh -q > /dev/null"
 	cat t1.out t2.out t3.out | awk '{ s += $1 + $2 } END { print s }'
@@ -155,6 +155,47 @@ awk -v a="$tr" -v b="$tp" 'BEGIN { if (b < 0.001) b = 0.001
 awk -v a="$tr" -v sb="$sbytes" -v t1="$t1" -v t2="$t2" -v b="$bytes" 'BEGIN {
     printf "pskd/numpy-reference throughput (pskd on the whole corpus): %.1f\n",
         (b / (t1 + t2)) / (sb / a) }'
+
+# Multilingual text: the corpus tok.sh builds (tests/t/tok_corpus.py: man
+# pages of every installed language, their sources, /usr/share/doc), at
+# each PSKD_SIMD level; a level above the machine's runs its widest.
+echo "-- multilingual text, the three piped on one core (own CPU, best of 3), per PSKD_SIMD level"
+if [ ! -s multi.jsonl ]; then
+	if [ -s "$PSKD_BENCH_DIR/tok/corpus.jsonl" ]; then
+		cp "$PSKD_BENCH_DIR/tok/corpus.jsonl" multi.jsonl
+	else
+		echo "generating multi.jsonl (about 64 MB)"
+		$py "$top/tests/t/tok_corpus.py" 60000000 multi.tmp 400 &&
+		    mv multi.tmp multi.jsonl
+	fi
+	head -c 3000000 multi.jsonl | sed '$d' > mslice.jsonl
+fi
+mbytes=$(wc -c < multi.jsonl)
+mdocs=$(wc -l < multi.jsonl)
+widest=portable
+grep -q -w avx2 /proc/cpuinfo 2> /dev/null && widest=avx2
+grep -q -w avx512bw /proc/cpuinfo 2> /dev/null && widest=avx512
+echo "multilingual corpus: $mbytes bytes, $mdocs documents (this machine: $widest)"
+if command -v taskset > /dev/null 2>&1; then
+	for l in portable sse2 avx2 avx512; do
+		PSKD_SIMD=$l
+		export PSKD_SIMD
+		tm=$(best3 own1 "" multi.jsonl)
+		rate "PSKD_SIMD=$l: shingle|minhash|lsh" "$tm" "$mbytes" "$mdocs"
+		ts=$(cpu "taskset -c 0 pskd-shingle multi.jsonl")
+		rate "PSKD_SIMD=$l: pskd-shingle alone" "$ts" "$mbytes" "$mdocs"
+		if [ $l = avx2 ]; then
+			awk -v s="$tm" -v b="$mbytes" 'BEGIN { if (s < 0.001) s = 0.001
+			    printf "multilingual pipe on AVX2: %.0f MB/s per core (goal >= 300)\n",
+			        b / s / 1e6 }'
+		fi
+	done
+	unset PSKD_SIMD
+fi
+tr=$($py ref-bench.py mslice.jsonl)
+tp=$(cpu "pskd-shingle mslice.jsonl | pskd-minhash")
+awk -v a="$tr" -v b="$tp" 'BEGIN { if (b < 0.001) b = 0.001
+    printf "pskd/numpy-reference throughput (multilingual slice): %.1f\n", a / b }'
 
 echo "-- index size"
 rm -rf index
