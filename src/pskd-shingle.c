@@ -12,6 +12,7 @@
 #include "pskd.h"
 #include "dedup/frame.h"
 #include "dedup/shingle.h"
+#include "dedup/steps.h"
 
 static const char usage_text[] =
     "pskd-shingle [-ls] [-c N | -w N] [-f fields] [-m size] [-n steps]\n"
@@ -76,30 +77,14 @@ usage(void)
 static unsigned
 parse_steps(const char *s)
 {
-	static const struct { const char *name; unsigned bit; } steps[] = {
-		{ "case", PSKD_NORM_CASE }, { "punct", PSKD_NORM_PUNCT },
-		{ "digits", PSKD_NORM_DIGITS }, { "space", PSKD_NORM_SPACE },
-		{ "marks", PSKD_NORM_MARKS }, { "all", PSKD_NORM_ALL },
-		{ "none", 0 }
-	};
-	unsigned bits = 0;
-	size_t i, len;
+	unsigned bits;
+	char bad[64];
 
-	for (;;) {
-		len = strcspn(s, ",");
-		for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
-			if (strlen(steps[i].name) == len &&
-			    strncmp(steps[i].name, s, len) == 0)
-				break;
-		if (i == sizeof(steps) / sizeof(steps[0])) {
-			pskd_warnx("-n: unknown step '%.*s'", (int)len, s);
-			pskd_usage_error(NULL);
-		}
-		bits |= steps[i].bit;
-		if (s[len] == '\0')
-			return bits;
-		s += len + 1;
+	if (pskd_norm_steps(s, &bits, bad, sizeof(bad)) == -1) {
+		pskd_warnx("-n: unknown step '%s'", bad);
+		pskd_usage_error(NULL);
 	}
+	return bits;
 }
 
 /* A document's name for frames: its id, else SOURCE:LINE. */

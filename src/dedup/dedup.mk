@@ -1,7 +1,8 @@
 # dedup.mk - the dedup family (src/dedup), the private code of pskd-shingle,
 # pskd-minhash and pskd-lsh:
 #   frame.c       the frame stream between them (pskd-frames(5))
-#   normalize.c   text normalisation; shingle.c the hashed n-grams
+#   normalize.c   text normalisation; shingle.c the hashed n-grams;
+#                 steps.c the steps by name (pskd-exact, pskd-decon too)
 #   minhash.c     MinHash signatures
 #   params.c      the text form of the stream parameters and banding
 #   lshindex.c    the LSH index: open, look up, add (lshint.h inside it);

@@ -54,9 +54,12 @@ lock(struct pskd_ixdir *d, char *err, size_t errsize)
 		return -1;
 	}
 	if (flock(d->lockfd, LOCK_EX | LOCK_NB) == -1) {
-		snprintf(err, errsize, "%s: %s", d->dir, errno == EWOULDBLOCK ?
-		    "the index is in use by another pskd-lsh" :
-		    strerror(errno));
+		if (errno == EWOULDBLOCK)
+			snprintf(err, errsize, "%s: the index is in use by "
+			    "another %s", d->dir, pskd_progname);
+		else
+			snprintf(err, errsize, "%s: %s", d->dir,
+			    strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -67,6 +67,12 @@ pskd_ix_run_record(struct pskd_ix_run *run, const void *p, size_t n)
 }
 
 void
+pskd_ix_run_more(struct pskd_ix_run *run, const void *p, size_t n)
+{
+	(void)XXH3_128bits_update(run->state, p, n);
+}
+
+void
 pskd_ix_digest_hex(const unsigned char *d, char out[33])
 {
 	static const char hex[] = "0123456789abcdef";

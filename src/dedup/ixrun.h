@@ -75,6 +75,8 @@ int	pskd_ix_run_begin(struct pskd_ix_run *run,
 	    size_t errsize);
 /* One record of the input, its bytes as they were in the stream. */
 void	pskd_ix_run_record(struct pskd_ix_run *run, const void *p, size_t n);
+/* More bytes of the last record (a line's end, for pskd-exact). */
+void	pskd_ix_run_more(struct pskd_ix_run *run, const void *p, size_t n);
 /*
  * The end of the input.  Run again: 0 when it held what the recorded one
  * held (digest and count), else -1 with err giving both.  New: it is added

@@ -571,6 +571,14 @@ struct pskd_stage {
 	const char	*verdicts;	/* --verdicts */
 	const char	*dropped;	/* --dropped */
 	const char	*rejects;	/* --rejects */
+	/*
+	 * Optional: called as each input is opened (line NULL; s->source
+	 * its name, s->input its place from 0) and with every line read
+	 * from it, good or bad, before the line is parsed (pskd-exact's
+	 * index knows its inputs by what they hold).
+	 */
+	void		(*seen)(struct pskd_stage *s, const unsigned char *line,
+			    size_t len);
 	/* the document pskd_stage_next returned, until the next call */
 	struct pskd_doc	 doc;		/* its text: doc.text, doc.textlen */
 	const unsigned char *line;	/* its whole line, without the '\n' */
@@ -579,6 +587,7 @@ struct pskd_stage {
 	size_t		 idlen;
 	const char	*source;	/* the input's name, "<stdin>" */
 	uint64_t	 lineno;
+	int		 input;		/* its input's place, from 0 */
 	uint64_t	 ndocs, nkept, ndropped;
 	/* private */
 	struct pskd_output out;
@@ -600,6 +609,14 @@ void	pskd_stage_keep(struct pskd_stage *s);
 /* Kept as line[0..len) (a stage that rewrites documents), "keep". */
 void	pskd_stage_keep_as(struct pskd_stage *s, const unsigned char *line,
 	    size_t len);
+/*
+ * Kept as line[0..len) (NULL: as it came) with another verdict than
+ * "keep" and its two fields (what NULL: neither): pskd-exact's "trimmed",
+ * a document kept with part of its text removed.
+ */
+void	pskd_stage_keep_verdict(struct pskd_stage *s, const unsigned char *line,
+	    size_t len, const char *verdict, const char *what,
+	    const char *against);
 /* Kept with members appended (pskd_json_append), "keep". */
 void	pskd_stage_annotate(struct pskd_stage *s, const unsigned char *members,
 	    size_t n);

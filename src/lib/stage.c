@@ -48,6 +48,11 @@ next_input(struct pskd_stage *s)
 	if (pskd_reader_open(&s->r, path) == -1)
 		pskd_err(PSKD_EXIT_DATA, "%s", path);
 	s->reading = 1;
+	s->input = s->next - 1;
+	if (s->seen != NULL) {
+		s->source = s->r.name;
+		s->seen(s, NULL, 0);
+	}
 	return 1;
 }
 
@@ -82,6 +87,8 @@ pskd_stage_next(struct pskd_stage *s)
 		}
 		s->source = s->r.name;
 		s->lineno = s->r.lineno;
+		if (s->seen != NULL)
+			s->seen(s, s->line, s->len);
 		if (pskd_doc_parse(&s->doc, s->line, s->len) == -1) {
 			if (s->rejects == NULL)
 				pskd_fail_at(s->r.name, s->r.lineno, "%s",
@@ -110,15 +117,28 @@ pskd_stage_next(struct pskd_stage *s)
 }
 
 void
+pskd_stage_keep_verdict(struct pskd_stage *s, const unsigned char *line,
+    size_t len, const char *verdict, const char *what, const char *against)
+{
+	if (line == NULL) {
+		line = s->line;
+		len = s->len;
+	}
+	pskd_writer_write(&s->w, line, len);
+	pskd_writer_putc(&s->w, '\n');
+	pskd_verdicts_put(&s->v, s->id, s->idlen, verdict,
+	    (const unsigned char *)what, what ? strlen(what) : 0,
+	    (const unsigned char *)(against ? against : ""),
+	    against ? strlen(against) : 0, NULL, 0);
+	s->nkept++;
+	s->decided = 1;
+}
+
+void
 pskd_stage_keep_as(struct pskd_stage *s, const unsigned char *line,
     size_t len)
 {
-	pskd_writer_write(&s->w, line, len);
-	pskd_writer_putc(&s->w, '\n');
-	pskd_verdicts_put(&s->v, s->id, s->idlen, "keep", NULL, 0, NULL, 0,
-	    NULL, 0);
-	s->nkept++;
-	s->decided = 1;
+	pskd_stage_keep_verdict(s, line, len, "keep", NULL, NULL);
 }
 
 void

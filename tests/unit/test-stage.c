@@ -1,8 +1,8 @@
 /*
  * test-stage.c - unit tests of what the document stages share: members
  * appended to a line (pskd_json_append), the extra members of a document
- * (pskd_doc_extra), the whole-file reader (pskd_slurp) and the verdict
- * lines (pskd_verdicts_put).
+ * (pskd_doc_extra), the whole-file reader (pskd_slurp), the verdict
+ * lines (pskd_verdicts_put) and a stage's hook on its inputs and lines.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -136,6 +136,66 @@ test_verdicts(void)
 	pskd_buf_free(&b);
 }
 
+/* What the hook saw: "<NAME:INPUT>" a begin, "[LINE]" a line. */
+static struct pskd_buf seen_log;
+
+static void
+seen(struct pskd_stage *s, const unsigned char *line, size_t len)
+{
+	char t[64];
+
+	if (line == NULL) {
+		snprintf(t, sizeof(t), "<%s:%d>", strrchr(s->source, '/') + 1,
+		    s->input);
+		pskd_buf_add(&seen_log, t, strlen(t));
+		return;
+	}
+	pskd_buf_addc(&seen_log, '[');
+	pskd_buf_add(&seen_log, line, len);
+	pskd_buf_addc(&seen_log, ']');
+}
+
+static void
+test_seen(void)
+{
+	static const char want[] = "<a:0>[{\"text\":\"x\"}][bad]<b:1><c:2>"
+	    "[{\"text\":\"y\"}]";
+	static struct pskd_stage st;
+	char dir[] = "/tmp/test-stage.XXXXXX", path[3][64], *argv[3];
+	const char *body[3] = { "{\"text\":\"x\"}\nbad\n", "",
+	    "{\"text\":\"y\"}" };
+	FILE *f;
+	int i, docs = 0, inputs[2];
+
+	if (mkdtemp(dir) == NULL)
+		return;
+	for (i = 0; i < 3; i++) {
+		snprintf(path[i], sizeof(path[i]), "%s/%c", dir, 'a' + i);
+		f = fopen(path[i], "w");
+		fputs(body[i], f);
+		fclose(f);
+		argv[i] = path[i];
+	}
+	st.seen = seen;
+	st.output = "/dev/null";
+	st.rejects = "/dev/null";
+	pskd_stage_open(&st, 3, argv);
+	while (pskd_stage_next(&st)) {
+		inputs[docs++ & 1] = st.input;
+		pskd_stage_keep(&st);
+	}
+	pskd_stage_close(&st);
+	check(seen_log.len == strlen(want) && memcmp(seen_log.p, want,
+	    seen_log.len) == 0, "seen: each input as it opens, an empty one "
+	    "too, and every line");
+	check(docs == 2 && inputs[0] == 0 && inputs[1] == 2,
+	    "seen: the documents' inputs");
+	for (i = 0; i < 3; i++)
+		unlink(path[i]);
+	rmdir(dir);
+	pskd_buf_free(&seen_log);
+}
+
 int
 main(void)
 {
@@ -143,5 +203,6 @@ main(void)
 	test_extra();
 	test_slurp();
 	test_verdicts();
+	test_seen();
 	return check_status();
 }

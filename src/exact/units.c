@@ -1,0 +1,374 @@
+/*
+ * units.c - the units of a document (pskd-exact(1), UNITS): its whole
+ * text, its paragraphs, its lines or its spans of sentences, each with
+ * the bytes removing it takes and the XXH3-64 hash of its content after
+ * normalisation (normalize.c, pskd-shingle's).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "dedup/frame.h"
+#include "exact/exact.h"
+
+/* ASCII white space: the bytes that separate, end and blank. */
+static inline int
+isw(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
+	    c == '\r';
+}
+
+static int
+blank(const unsigned char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isw(s[i]))
+			return 0;
+	return 1;
+}
+
+void
+x_units_init(struct x_units *u, const struct x_params *p)
+{
+	memset(u, 0, sizeof(*u));
+	u->p = *p;
+	pskd_norm_init(&u->nm, p->raw ? 0 : p->norm);
+}
+
+void
+x_units_free(struct x_units *u)
+{
+	free(u->nm.memo);
+	pskd_buf_free(&u->ntext);
+	free(u->v);
+	free(u->sent);
+	free(u->soff);
+	memset(u, 0, sizeof(*u));
+}
+
+/*
+ * The content s[0..n) normalised, appended to u->ntext (raw: as it is);
+ * 0 when that is nothing, or when the content is only white space.
+ */
+static int
+content(struct x_units *u, const unsigned char *s, size_t n)
+{
+	size_t start = u->ntext.len;
+
+	if (blank(s, n))
+		return 0;
+	if (u->p.raw)
+		pskd_buf_add(&u->ntext, s, n);
+	else
+		(void)pskd_norm_text(&u->nm, &u->ntext, s, n, 0, NULL);
+	return u->ntext.len > start;
+}
+
+static uint64_t
+hash(const unsigned char *p, size_t n)
+{
+	uint64_t h = XXH3_64bits_withSeed(p, n, 0);
+
+	return h != 0 ? h : 1;
+}
+
+static struct x_unit *
+unit_add(struct x_units *u)
+{
+	if (u->n == u->cap) {
+		u->cap = u->cap ? 2 * u->cap : 64;
+		u->v = pskd_xreallocarray(u->v, u->cap, sizeof(*u->v));
+	}
+	memset(&u->v[u->n], 0, sizeof(u->v[0]));
+	return &u->v[u->n++];
+}
+
+/* A line, paragraph or the text: a unit when its content is one. */
+static void
+piece(struct x_units *u, uint32_t k, const unsigned char *s, size_t off,
+    size_t cend, size_t end)
+{
+	struct x_unit *x;
+
+	u->ntext.len = 0;
+	if (!content(u, s + off, cend - off))
+		return;
+	x = unit_add(u);
+	x->hash = hash(u->ntext.p, u->ntext.len);
+	x->member = k;
+	x->off = off;
+	x->end = end;
+}
+
+/* Lines: cut after each newline; the content is the line without it. */
+static void
+lines(struct x_units *u, uint32_t k, const unsigned char *s, size_t n)
+{
+	const unsigned char *nl;
+	size_t i = 0, e, c;
+
+	while (i < n) {
+		nl = memchr(s + i, '\n', n - i);
+		c = nl ? (size_t)(nl - s) : n;
+		e = nl ? c + 1 : n;
+		piece(u, k, s, i, c, e);
+		i = e;
+	}
+}
+
+/*
+ * Paragraphs: runs of lines that are not blank, each with the blank lines
+ * after it; the content runs from its first line to the end of its last.
+ */
+static void
+paras(struct x_units *u, uint32_t k, const unsigned char *s, size_t n)
+{
+	const unsigned char *nl;
+	size_t i = 0, e, c, start = 0, last = 0;
+	int in = 0, gap = 0;
+
+	while (i < n) {
+		nl = memchr(s + i, '\n', n - i);
+		c = nl ? (size_t)(nl - s) : n;
+		e = nl ? c + 1 : n;
+		if (blank(s + i, c - i)) {
+			gap = in;
+		} else {
+			if (in && gap)
+				piece(u, k, s, start, last, i);
+			if (!in || gap)
+				start = i;
+			in = 1;
+			gap = 0;
+			last = c;
+		}
+		i = e;
+	}
+	if (in)
+		piece(u, k, s, start, last, n);
+}
+
+/* The byte after a sentence's end mark at s[j], or 0 if s[j] is none. */
+static size_t
+end_mark(const unsigned char *s, size_t j, size_t n)
+{
+	size_t e;
+
+	if (s[j] == '.' || s[j] == '!' || s[j] == '?') {
+		for (e = j; e < n && (s[e] == '.' || s[e] == '!' ||
+		    s[e] == '?'); e++)
+			;
+		return e == n || isw(s[e]) ? e : 0;
+	}
+	/* U+3002, U+FF01 and U+FF1F end one as they stand. */
+	if (s[j] == 0xe3 && j + 2 < n && s[j + 1] == 0x80 && s[j + 2] == 0x82)
+		return j + 3;
+	if (s[j] == 0xef && j + 2 < n && s[j + 1] == 0xbc &&
+	    (s[j + 2] == 0x81 || s[j + 2] == 0x9f))
+		return j + 3;
+	return 0;
+}
+
+static void
+sentence_add(struct x_units *u, uint32_t k, size_t off, size_t end)
+{
+	if (u->nsent == u->sentcap) {
+		u->sentcap = u->sentcap ? 2 * u->sentcap : 64;
+		u->sent = pskd_xreallocarray(u->sent, u->sentcap,
+		    sizeof(*u->sent));
+	}
+	if (u->nsent + 2 > u->soffcap) {
+		u->soffcap = 2 * u->sentcap + 2;
+		u->soff = pskd_xreallocarray(u->soff, u->soffcap,
+		    sizeof(*u->soff));
+	}
+	u->sent[u->nsent].member = k;
+	u->sent[u->nsent].off = off;
+	u->sent[u->nsent].end = end;
+	u->nsent++;
+	pskd_buf_addc(&u->ntext, '\n');
+	u->soff[u->nsent] = u->ntext.len;
+}
+
+/*
+ * Sentences: from a byte that is not white space to an end mark (a run of
+ * '.', '!' and '?' before white space or the end; U+3002, U+FF01,
+ * U+FF1F), a line break or the end, and the white space after it; the
+ * content is the sentence without that white space.
+ */
+static void
+sentences(struct x_units *u, uint32_t k, const unsigned char *s, size_t n)
+{
+	size_t i = 0, j, cend, ce, e, mark, start;
+
+	while (i < n && isw(s[i]))
+		i++;
+	while (i < n) {
+		start = i;
+		cend = n;
+		for (j = i; j < n; j++) {
+			if (s[j] == '\n') {
+				cend = j;
+				break;
+			}
+			if ((mark = end_mark(s, j, n)) != 0) {
+				cend = mark;
+				break;
+			}
+		}
+		for (ce = cend; ce > start && isw(s[ce - 1]); ce--)
+			;
+		for (e = cend; e < n && isw(s[e]); e++)
+			;
+		if (content(u, s + start, ce - start))
+			sentence_add(u, k, start, e);
+		i = e;
+	}
+}
+
+/*
+ * The spans of the sentences of one member, s[a..b): every N in a row, or
+ * all of them when there are fewer.
+ */
+static void
+spans(struct x_units *u, size_t a, size_t b)
+{
+	size_t w = u->p.span, i, last;
+	struct x_unit *x;
+
+	if (b == a)
+		return;
+	if (b - a < w)
+		w = b - a;
+	for (i = a, last = b - w; i <= last; i++) {
+		x = unit_add(u);
+		x->first = (uint32_t)i;
+		x->count = (uint32_t)w;
+		x->member = u->sent[i].member;
+		x->hash = hash(u->ntext.p + u->soff[i], u->soff[i + w] -
+		    u->soff[i] - 1);
+	}
+}
+
+size_t
+x_units_doc(struct x_units *u, const struct pskd_doc *d)
+{
+	const struct pskd_json_field *f = d->f;
+	size_t k, j, a;
+
+	u->n = 0;
+	u->nsent = 0;
+	u->ntext.len = 0;
+	if (u->p.grain == X_DOC) {
+		piece(u, 0, d->text, 0, d->textlen, d->textlen);
+		return u->n;
+	}
+	if (u->soffcap < 2) {
+		u->soffcap = 130;
+		u->soff = pskd_xreallocarray(NULL, u->soffcap, sizeof(*u->soff));
+	}
+	u->soff[0] = 0;
+	for (k = 0; k < d->nf; k++) {
+		if (f[k].kind != PSKD_JSON_STRING)
+			continue;
+		for (j = 0; j < k && f[j].raw != f[k].raw; j++)
+			;
+		if (j < k)
+			continue;	/* the same member named twice */
+		switch (u->p.grain) {
+		case X_LINE:
+			lines(u, (uint32_t)k, f[k].value.p, f[k].value.len);
+			break;
+		case X_PARA:
+			paras(u, (uint32_t)k, f[k].value.p, f[k].value.len);
+			break;
+		default:
+			a = u->nsent;
+			sentences(u, (uint32_t)k, f[k].value.p,
+			    f[k].value.len);
+			spans(u, a, u->nsent);
+		}
+	}
+	return u->n;
+}
+
+/* The words of s[0..n) normalised (a collapsed run of them). */
+static uint64_t
+words_norm(struct x_units *u, const unsigned char *s, size_t n)
+{
+	uint64_t w;
+	size_t i;
+
+	u->ntext.len = 0;
+	(void)pskd_norm_text(&u->nm, &u->ntext, s, n, 1, NULL);
+	if (u->ntext.len == 0)
+		return 0;
+	for (w = 1, i = 0; i < u->ntext.len; i++)
+		w += u->ntext.p[i] == ' ';
+	return w;
+}
+
+#define WORDS_CHUNK	128	/* bytes; doubled each chunk */
+
+uint64_t
+x_words(struct x_units *u, const unsigned char *s, size_t n, uint64_t want)
+{
+	uint64_t w = 0;
+	size_t i, e, c;
+
+	if (u->p.raw) {
+		for (i = 0; i < n && w < want; i++)
+			w += !isw(s[i]) && (i == 0 || isw(s[i - 1]));
+		return w;
+	}
+	/*
+	 * In chunks that end after an ASCII white space byte, which is a
+	 * space after normalisation whatever the steps: no word spans two.
+	 */
+	for (i = 0, c = WORDS_CHUNK; i < n && w < want; i = e, c *= 2) {
+		for (e = c < n - i ? i + c : n; e < n && !isw(s[e - 1]); e++)
+			;
+		w += words_norm(u, s + i, e - i);
+	}
+	return w;
+}
+
+void
+x_grain_name(const struct x_params *p, char *out, size_t size)
+{
+	static const char *const names[] = { "doc", "para", "line" };
+
+	if (p->grain == X_SPAN)
+		snprintf(out, size, "span:%u", p->span);
+	else
+		snprintf(out, size, "%s", names[p->grain]);
+}
+
+int
+x_grain_parse(const char *s, struct x_params *p)
+{
+	uint64_t n;
+
+	p->span = X_SPAN_DEFAULT;
+	if (strcmp(s, "doc") == 0)
+		p->grain = X_DOC;
+	else if (strcmp(s, "para") == 0)
+		p->grain = X_PARA;
+	else if (strcmp(s, "line") == 0)
+		p->grain = X_LINE;
+	else if (strcmp(s, "span") == 0)
+		p->grain = X_SPAN;
+	else if (strncmp(s, "span:", 5) == 0 &&
+	    pskd_strtonum(s + 5, 1, X_SPAN_MAX, 0, &n) == 0) {
+		p->grain = X_SPAN;
+		p->span = (uint32_t)n;
+	} else
+		return -1;
+	return 0;
+}

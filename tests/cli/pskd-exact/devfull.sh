@@ -1,0 +1,1 @@
+pskd-exact "$TESTDIR/pages.jsonl" > /dev/full

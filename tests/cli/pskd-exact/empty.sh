@@ -1,0 +1,2 @@
+pskd-exact < /dev/null
+pskd-exact -g doc < /dev/null
