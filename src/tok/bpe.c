@@ -99,6 +99,52 @@ pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern)
 	}
 }
 
+/*
+ * The merges of each token of 3 to PSKD_RANK_SHORT bytes beside its slot
+ * in the ranks (bpe.h's msplit), and of each pair of bytes (pairmerge):
+ * a part's token is the token of its bytes, so the merge of two parts is
+ * the one that makes their joined bytes and splits them where they meet.
+ */
+static void
+splits(struct pskd_bpe *e)
+{
+	const struct pskd_ranks *r = e->ranks;
+	uint32_t c, k, m, *s, b, left;
+	uint64_t k0;
+	uint32_t k1;
+	size_t i;
+
+	e->msplit = pskd_xcalloc((r->mask + 1) * 4, sizeof(uint32_t));
+	for (c = 0; c < r->n; c++) {
+		if (r->len[c] < 3 || r->len[c] > PSKD_RANK_SHORT)
+			continue;
+		pskd_ranks_key(r->bytes + r->off[c], r->len[c], &k0, &k1);
+		if ((i = pskd_ranks_slot_key(r, k0, k1,
+		    pskd_ranks_keyhash(k0, k1))) == SIZE_MAX)
+			continue;
+		s = e->msplit + 4 * i;
+		for (m = 0, k = e->mstart[c]; k < e->mstart[c + 1]; k++) {
+			if (e->mleft[k] == PSKD_RANK_NONE)
+				continue;	/* unused */
+			if (m == 4 || e->mrank[k] >= 1u << 28) {
+				s[0] = PSKD_MSPLIT_MORE;
+				break;
+			}
+			s[m++] = r->len[e->mleft[k]] << 28 | e->mrank[k];
+		}
+	}
+	e->pairmerge = pskd_xreallocarray(NULL, 65536, sizeof(uint32_t));
+	for (b = 0; b < 65536; b++) {
+		e->pairmerge[b] = PSKD_RANK_NONE;
+		if ((c = e->pair[b]) == PSKD_RANK_NONE ||
+		    (left = e->byte[b >> 8]) == PSKD_RANK_NONE)
+			continue;
+		for (k = e->mstart[c]; k < e->mstart[c + 1]; k++)
+			if (e->mleft[k] == left)
+				e->pairmerge[b] = e->mrank[k];
+	}
+}
+
 void
 pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern,
     const uint32_t *mstart, const uint32_t *mleft, const uint32_t *mrank,
@@ -107,14 +153,15 @@ pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern,
 	/*
 	 * A pair of parts is a merge when their bytes joined are a token
 	 * that this merge makes: so the merge is found by the joined bytes,
-	 * which tiktoken's loop looks up (and prefetches) already, and the
-	 * merges that make the token (mstart, mleft, mrank).
+	 * which tiktoken's loop looks up (and prefetches) already, and where
+	 * they split (splits()), beside the token's slot, prefetched with it.
 	 */
 	pskd_bpe_init(e, r, pattern);
 	e->mstart = mstart;
 	e->mleft = mleft;
 	e->mrank = mrank;
 	e->whole = ignore_merges;
+	splits(e);
 }
 
 void
@@ -128,6 +175,8 @@ pskd_bpe_free(struct pskd_bpe *e)
 	free(e->c);
 	free(e->heap);
 	free(e->d);
+	free(e->msplit);
+	free(e->pairmerge);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -191,17 +240,20 @@ byte_token(const struct pskd_ranks *r, unsigned char c)
 #define PREFETCH_MAX	16	/* pieces up to this long */
 
 static void
-prefetch_joins(const struct pskd_ranks *r, const unsigned char *p, size_t n)
+prefetch_joins(const struct pskd_ranks *r, const uint32_t *msplit,
+    const unsigned char *p, size_t n)
 {
 	uint64_t k0;
 	uint32_t k1;
-	size_t i, l;
+	size_t i, l, s;
 
 	for (l = 3; l < n && l <= PSKD_RANK_SHORT; l++)
 		for (i = 0; i + l <= n; i++) {
 			pskd_ranks_key(p + i, l, &k0, &k1);
-			__builtin_prefetch(&r->slot[pskd_ranks_keyhash(k0, k1) &
-			    r->mask]);
+			s = pskd_ranks_keyhash(k0, k1) & r->mask;
+			__builtin_prefetch(&r->slot[s]);
+			if (msplit != NULL)
+				__builtin_prefetch(&msplit[4 * s]);
 		}
 }
 
@@ -219,7 +271,7 @@ merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	size_t m = 0;
 
 	if (n <= PREFETCH_MAX)
-		prefetch_joins(e->ranks, p, n);
+		prefetch_joins(e->ranks, e->msplit, p, n);
 	for (i = 0; i < n; i++) {
 		nx[i] = i + 1;
 		id[i] = e->byte[p[i]];
@@ -301,17 +353,39 @@ merge_heap(struct pskd_bpe *e, const unsigned char *p, size_t n,
 
 /*
  * HF's rule: the rank of the merge of parts left and right, p[0..n) their
- * bytes, its token in *nw; PSKD_RANK_NONE if they are no merge.
+ * bytes, the left one ll of them, its token in *nw; PSKD_RANK_NONE if
+ * they are no merge.
  */
 static inline uint32_t
 hf_rank(const struct pskd_bpe *e, const unsigned char *p, size_t n,
-    uint32_t left, uint32_t right, uint32_t *nw)
+    size_t ll, uint32_t left, uint32_t *nw)
 {
-	uint32_t c = n == 2 ? e->pair[p[0] << 8 | p[1]] :
-	    rank_of(e->ranks, p, n), k;
+	const uint32_t *s;
+	uint64_t k0;
+	uint32_t k1, c, k;
+	size_t i;
 
-	(void)right;	/* the joined bytes and the left part say which */
-	if (c == PSKD_RANK_NONE)
+	if (n == 2) {
+		if ((k = e->pairmerge[p[0] << 8 | p[1]]) != PSKD_RANK_NONE)
+			*nw = e->pair[p[0] << 8 | p[1]];
+		return k;
+	}
+	if (n <= PSKD_RANK_SHORT) {
+		pskd_ranks_key(p, n, &k0, &k1);
+		if ((i = pskd_ranks_slot_key(e->ranks, k0, k1,
+		    pskd_ranks_keyhash(k0, k1))) == SIZE_MAX)
+			return PSKD_RANK_NONE;
+		c = e->ranks->slot[i].rank;
+		s = e->msplit + 4 * i;
+		if (s[0] != PSKD_MSPLIT_MORE) {
+			for (k = 0; k < 4 && s[k] != 0; k++)
+				if (s[k] >> 28 == ll) {
+					*nw = c;
+					return s[k] & ((1u << 28) - 1);
+				}
+			return PSKD_RANK_NONE;
+		}
+	} else if ((c = pskd_ranks_find(e->ranks, p, n)) == PSKD_RANK_NONE)
 		return PSKD_RANK_NONE;
 	for (k = e->mstart[c]; k < e->mstart[c + 1]; k++)
 		if (e->mleft[k] == left) {
@@ -333,7 +407,7 @@ piece_rank(void *ctx, const struct pskd_merge_parts *m, uint32_t i,
 {
 	const struct hf_piece *c = ctx;
 
-	return hf_rank(c->e, c->p + i, m->nx[j] - i, m->id[i], m->id[j], nw);
+	return hf_rank(c->e, c->p + i, m->nx[j] - i, j - i, m->id[i], nw);
 }
 
 /*
@@ -349,12 +423,12 @@ merge_hf(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
 	uint32_t i;
 
 	if (n <= PREFETCH_MAX)
-		prefetch_joins(e->ranks, p, n);
+		prefetch_joins(e->ranks, e->msplit, p, n);
 	for (i = 0; i < n; i++)
 		if ((out[i] = e->byte[p[i]]) == PSKD_RANK_NONE)
 			out[i] = byte_token(e->ranks, p[i]);
 	for (i = 0; i + 1 < n; i++)
-		m.rk[i] = hf_rank(e, p + i, 2, out[i], out[i + 1], &m.nw[i]);
+		m.rk[i] = hf_rank(e, p + i, 2, 1, out[i], &m.nw[i]);
 	m.rk[n - 1] = PSKD_RANK_NONE;
 	if (n <= SMALL)
 		return pskd_merge_scan(&m, (uint32_t)n, piece_rank, &c);

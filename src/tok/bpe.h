@@ -23,6 +23,8 @@ struct pskd_ids {
 
 struct pskd_bpe_cache;
 
+#define PSKD_MSPLIT_MORE	UINT32_MAX
+
 struct pskd_bpe {
 	const struct pskd_ranks *ranks;
 	int		 pattern;	/* PSKD_PAT_* */
@@ -30,6 +32,15 @@ struct pskd_bpe {
 	const uint32_t	*mstart;
 	int		 whole;		/* a piece that is a token is it */
 	const uint32_t	*mleft, *mrank;
+	/*
+	 * The same merges by where they split, for tokens of 3 to
+	 * PSKD_RANK_SHORT bytes: beside the ranks' slot i of such a token,
+	 * msplit[4 i ..] holds up to 4 of the merges that make it, each as
+	 * the left part's length << 28 | the merge's rank (0: no more;
+	 * PSKD_MSPLIT_MORE first: more than 4, see mstart); pairmerge the
+	 * rank of the merge of two single bytes.
+	 */
+	uint32_t	*msplit, *pairmerge;
 	uint32_t	*d;		/* more scratch */
 	struct pskd_bpe_cache *cache;	/* pieces seen before */
 	uint32_t	*pair;		/* rank of each two-byte string */
