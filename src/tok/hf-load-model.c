@@ -80,7 +80,12 @@ unbyte(const unsigned char *s, size_t n, struct pskd_buf *out)
 	o = out->p;
 	for (i = 0; i < n; i++) {
 		if (s[i] < 0x80) {
-			cp = s[i];
+			/* ! to ~ stand for themselves, the rest of ASCII for
+			 * none: the usual case without a call. */
+			if (s[i] < '!' || s[i] > '~')
+				return 0;
+			*o++ = s[i];
+			continue;
 		} else if (s[i] >= 0xc2 && s[i] <= 0xc5 && i + 1 < n &&
 		    (s[i + 1] & 0xc0) == 0x80) {
 			cp = (uint32_t)(s[i] & 0x1f) << 6 | (s[i + 1] & 0x3f);
