@@ -352,6 +352,27 @@ merge_heap(struct pskd_bpe *e, const unsigned char *p, size_t n,
 }
 
 /*
+ * hf_rank's rare way: the merges that make token c (PSKD_RANK_NONE: the
+ * token of p[0..n)) by their left part, through mstart.
+ */
+static uint32_t
+hf_rank_listed(const struct pskd_bpe *e, const unsigned char *p, size_t n,
+    uint32_t c, uint32_t left, uint32_t *nw)
+{
+	uint32_t k;
+
+	if (c == PSKD_RANK_NONE &&
+	    (c = pskd_ranks_find(e->ranks, p, n)) == PSKD_RANK_NONE)
+		return PSKD_RANK_NONE;
+	for (k = e->mstart[c]; k < e->mstart[c + 1]; k++)
+		if (e->mleft[k] == left) {
+			*nw = c;
+			return e->mrank[k];
+		}
+	return PSKD_RANK_NONE;
+}
+
+/*
  * HF's rule: the rank of the merge of parts left and right, p[0..n) their
  * bytes, the left one ll of them, its token in *nw; PSKD_RANK_NONE if
  * they are no merge.
@@ -362,7 +383,7 @@ hf_rank(const struct pskd_bpe *e, const unsigned char *p, size_t n,
 {
 	const uint32_t *s;
 	uint64_t k0;
-	uint32_t k1, c, k;
+	uint32_t k1, k;
 	size_t i;
 
 	if (n == 2) {
@@ -370,27 +391,20 @@ hf_rank(const struct pskd_bpe *e, const unsigned char *p, size_t n,
 			*nw = e->pair[p[0] << 8 | p[1]];
 		return k;
 	}
-	if (n <= PSKD_RANK_SHORT) {
-		pskd_ranks_key(p, n, &k0, &k1);
-		if ((i = pskd_ranks_slot_key(e->ranks, k0, k1,
-		    pskd_ranks_keyhash(k0, k1))) == SIZE_MAX)
-			return PSKD_RANK_NONE;
-		c = e->ranks->slot[i].rank;
-		s = e->msplit + 4 * i;
-		if (s[0] != PSKD_MSPLIT_MORE) {
-			for (k = 0; k < 4 && s[k] != 0; k++)
-				if (s[k] >> 28 == ll) {
-					*nw = c;
-					return s[k] & ((1u << 28) - 1);
-				}
-			return PSKD_RANK_NONE;
-		}
-	} else if ((c = pskd_ranks_find(e->ranks, p, n)) == PSKD_RANK_NONE)
+	if (n > PSKD_RANK_SHORT)
+		return hf_rank_listed(e, p, n, PSKD_RANK_NONE, left, nw);
+	pskd_ranks_key(p, n, &k0, &k1);
+	if ((i = pskd_ranks_slot_key(e->ranks, k0, k1,
+	    pskd_ranks_keyhash(k0, k1))) == SIZE_MAX)
 		return PSKD_RANK_NONE;
-	for (k = e->mstart[c]; k < e->mstart[c + 1]; k++)
-		if (e->mleft[k] == left) {
-			*nw = c;
-			return e->mrank[k];
+	s = e->msplit + 4 * i;
+	if (s[0] == PSKD_MSPLIT_MORE)
+		return hf_rank_listed(e, p, n, e->ranks->slot[i].rank, left,
+		    nw);
+	for (k = 0; k < 4 && s[k] != 0; k++)
+		if (s[k] >> 28 == ll) {
+			*nw = e->ranks->slot[i].rank;
+			return s[k] & ((1u << 28) - 1);
 		}
 	return PSKD_RANK_NONE;
 }
