@@ -109,19 +109,16 @@ static void
 splits(struct pskd_bpe *e)
 {
 	const struct pskd_ranks *r = e->ranks;
-	uint32_t c, k, m, *s, b, left;
-	uint64_t k0;
-	uint32_t k1;
+	uint32_t c, k, m, *s, b, left, len;
 	size_t i;
 
 	e->msplit = pskd_xcalloc((r->mask + 1) * 4, sizeof(uint32_t));
-	for (c = 0; c < r->n; c++) {
-		if (r->len[c] < 3 || r->len[c] > PSKD_RANK_SHORT)
-			continue;
-		pskd_ranks_key(r->bytes + r->off[c], r->len[c], &k0, &k1);
-		if ((i = pskd_ranks_slot_key(r, k0, k1,
-		    pskd_ranks_keyhash(k0, k1))) == SIZE_MAX)
-			continue;
+	/* Slot by slot: a short token's key holds its length on top. */
+	for (i = 0; i <= r->mask; i++) {
+		len = r->slot[i].k1 >> 24;
+		if (len < 3 || len > PSKD_RANK_SHORT)
+			continue;	/* empty, shorter, or a long token */
+		c = r->slot[i].rank;
 		s = e->msplit + 4 * i;
 		for (m = 0, k = e->mstart[c]; k < e->mstart[c + 1]; k++) {
 			if (e->mleft[k] == PSKD_RANK_NONE)
