@@ -145,13 +145,16 @@ splits(struct pskd_bpe *e)
 void
 pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern,
     const uint32_t *mstart, const uint32_t *mleft, const uint32_t *mrank,
-    int ignore_merges)
+    int ignore_merges, int joins)
 {
 	/*
 	 * A pair of parts is a merge when their bytes joined are a token
 	 * that this merge makes: so the merge is found by the joined bytes,
 	 * which tiktoken's loop looks up (and prefetches) already, and where
 	 * they split (splits()), beside the token's slot, prefetched with it.
+	 * Where they split says which merge only if every merge's token is
+	 * its parts' bytes joined (joins): else each part's token is that of
+	 * its bytes no longer, and the merges are found by the left token.
 	 */
 	pskd_bpe_init(e, r, pattern);
 	e->mstart = mstart;
@@ -159,6 +162,10 @@ pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern,
 	e->mrank = mrank;
 	e->whole = ignore_merges;
 	splits(e);
+	if (!joins) {
+		free(e->msplit);
+		e->msplit = NULL;
+	}
 }
 
 void
@@ -388,7 +395,7 @@ hf_rank(const struct pskd_bpe *e, const unsigned char *p, size_t n,
 			*nw = e->pair[p[0] << 8 | p[1]];
 		return k;
 	}
-	if (n > PSKD_RANK_SHORT)
+	if (n > PSKD_RANK_SHORT || e->msplit == NULL)
 		return hf_rank_listed(e, p, n, PSKD_RANK_NONE, left, nw);
 	pskd_ranks_key(p, n, &k0, &k1);
 	if ((i = pskd_ranks_slot_key(e->ranks, k0, k1,

@@ -37,8 +37,9 @@ struct pskd_bpe {
 	 * PSKD_RANK_SHORT bytes: beside the ranks' slot i of such a token,
 	 * msplit[4 i ..] holds up to 4 of the merges that make it, each as
 	 * the left part's length << 28 | the merge's rank (0: no more;
-	 * PSKD_MSPLIT_MORE first: more than 4, see mstart); pairmerge the
-	 * rank of the merge of two single bytes.
+	 * PSKD_MSPLIT_MORE first: more than 4, see mstart; msplit NULL: not
+	 * every merge's token is its parts joined); pairmerge the rank of
+	 * the merge of two single bytes.
 	 */
 	uint32_t	*msplit, *pairmerge;
 	uint32_t	*d;		/* more scratch */
@@ -61,7 +62,7 @@ void	pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r,
  */
 void	pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r,
 	    int pattern, const uint32_t *mstart, const uint32_t *mleft,
-	    const uint32_t *mrank, int ignore_merges);
+	    const uint32_t *mrank, int ignore_merges, int joins);
 void	pskd_bpe_free(struct pskd_bpe *e);
 /*
  * Append the ids of text[0..len) (tiktoken's encode_ordinary: special

@@ -191,6 +191,16 @@ resolve(struct ld *l, struct pskd_hf *hf, struct pend *q, size_t nq,
 			ml->v = pskd_xreallocarray(ml->v, ml->cap,
 			    sizeof(*ml->v));
 		}
+		/*
+		 * Its token is not a and b together (a prefix stripped, or
+		 * a part outside the ByteLevel alphabet kept as text).
+		 */
+		if (q[i].off[2] != q[i].off[0] && (q[i].len[0] + q[i].len[1] !=
+		    q[i].len[2] || memcmp(arena->p + q[i].off[2], arena->p +
+		    q[i].off[0], q[i].len[0]) != 0 || memcmp(arena->p +
+		    q[i].off[2] + q[i].len[0], arena->p + q[i].off[1],
+		    q[i].len[1]) != 0))
+			hf->apart = 1;
 		memcpy(ml->v + ml->n, id, sizeof(id));
 		ml->n += 3;
 	}
