@@ -112,18 +112,31 @@ splits(struct pskd_bpe *e)
 	uint32_t c, k, m, *s, b, left, len;
 	size_t i;
 
-	e->msplit = pskd_xcalloc((r->mask + 1) * 4, sizeof(uint32_t));
-	/* Slot by slot: a short token's key holds its length on top. */
+	/*
+	 * Slot by slot: a short token's key holds its length on top.  As
+	 * many merges a slot as the most a token has, up to 4 (one for a
+	 * file that lists one a token, as most do: less memory to miss).
+	 */
+	e->mwidth = 1;
+	for (i = 0; i <= r->mask && e->mwidth < 4; i++) {
+		len = r->slot[i].k1 >> 24;
+		c = r->slot[i].rank;
+		if (len >= 3 && len <= PSKD_RANK_SHORT &&
+		    e->mstart[c + 1] - e->mstart[c] > e->mwidth)
+			e->mwidth = e->mstart[c + 1] - e->mstart[c] < 4 ?
+			    e->mstart[c + 1] - e->mstart[c] : 4;
+	}
+	e->msplit = pskd_xcalloc((r->mask + 1) * e->mwidth, sizeof(uint32_t));
 	for (i = 0; i <= r->mask; i++) {
 		len = r->slot[i].k1 >> 24;
 		if (len < 3 || len > PSKD_RANK_SHORT)
 			continue;	/* empty, shorter, or a long token */
 		c = r->slot[i].rank;
-		s = e->msplit + 4 * i;
+		s = e->msplit + e->mwidth * i;
 		for (m = 0, k = e->mstart[c]; k < e->mstart[c + 1]; k++) {
 			if (e->mleft[k] == PSKD_RANK_NONE)
 				continue;	/* unused */
-			if (m == 4 || e->mrank[k] >= 1u << 28) {
+			if (m == e->mwidth || e->mrank[k] >= 1u << 28) {
 				s[0] = PSKD_MSPLIT_MORE;
 				break;
 			}
@@ -245,7 +258,7 @@ byte_token(const struct pskd_ranks *r, unsigned char c)
 
 static void
 prefetch_joins(const struct pskd_ranks *r, const uint32_t *msplit,
-    const unsigned char *p, size_t n)
+    uint32_t mwidth, const unsigned char *p, size_t n)
 {
 	uint64_t k0;
 	uint32_t k1;
@@ -257,7 +270,7 @@ prefetch_joins(const struct pskd_ranks *r, const uint32_t *msplit,
 			s = pskd_ranks_keyhash(k0, k1) & r->mask;
 			__builtin_prefetch(&r->slot[s]);
 			if (msplit != NULL)
-				__builtin_prefetch(&msplit[4 * s]);
+				__builtin_prefetch(&msplit[mwidth * s]);
 		}
 }
 
@@ -275,7 +288,7 @@ merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	size_t m = 0;
 
 	if (n <= PREFETCH_MAX)
-		prefetch_joins(e->ranks, e->msplit, p, n);
+		prefetch_joins(e->ranks, e->msplit, e->mwidth, p, n);
 	for (i = 0; i < n; i++) {
 		nx[i] = i + 1;
 		id[i] = e->byte[p[i]];
@@ -401,11 +414,11 @@ hf_rank(const struct pskd_bpe *e, const unsigned char *p, size_t n,
 	if ((i = pskd_ranks_slot_key(e->ranks, k0, k1,
 	    pskd_ranks_keyhash(k0, k1))) == SIZE_MAX)
 		return PSKD_RANK_NONE;
-	s = e->msplit + 4 * i;
+	s = e->msplit + e->mwidth * i;
 	if (s[0] == PSKD_MSPLIT_MORE)
 		return hf_rank_listed(e, p, n, e->ranks->slot[i].rank, left,
 		    nw);
-	for (k = 0; k < 4 && s[k] != 0; k++)
+	for (k = 0; k < e->mwidth && s[k] != 0; k++)
 		if (s[k] >> 28 == ll) {
 			*nw = e->ranks->slot[i].rank;
 			return s[k] & ((1u << 28) - 1);
@@ -441,7 +454,7 @@ merge_hf(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
 	uint32_t i;
 
 	if (n <= PREFETCH_MAX)
-		prefetch_joins(e->ranks, e->msplit, p, n);
+		prefetch_joins(e->ranks, e->msplit, e->mwidth, p, n);
 	for (i = 0; i < n; i++)
 		if ((out[i] = e->byte[p[i]]) == PSKD_RANK_NONE)
 			out[i] = byte_token(e->ranks, p[i]);

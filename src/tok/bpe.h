@@ -35,13 +35,14 @@ struct pskd_bpe {
 	/*
 	 * The same merges by where they split, for tokens of 3 to
 	 * PSKD_RANK_SHORT bytes: beside the ranks' slot i of such a token,
-	 * msplit[4 i ..] holds up to 4 of the merges that make it, each as
-	 * the left part's length << 28 | the merge's rank (0: no more;
-	 * PSKD_MSPLIT_MORE first: more than 4, see mstart; msplit NULL: not
+	 * msplit[mwidth i ..] holds up to mwidth of the merges that make it,
+	 * each as the left part's length << 28 | the merge's rank (0: no
+	 * more; PSKD_MSPLIT_MORE first: more, see mstart; msplit NULL: not
 	 * every merge's token is its parts joined); pairmerge the rank of
 	 * the merge of two single bytes.
 	 */
 	uint32_t	*msplit, *pairmerge;
+	uint32_t	 mwidth;	/* msplit's entries a slot: 1 to 4 */
 	uint32_t	*d;		/* more scratch */
 	struct pskd_bpe_cache *cache;	/* pieces seen before */
 	uint32_t	*pair;		/* rank of each two-byte string */
