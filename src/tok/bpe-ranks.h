@@ -141,9 +141,12 @@ pskd_ranks_keyhash(uint64_t k0, uint32_t k1)
 	return h ^ h >> 29;
 }
 
-/* The rank of a short token by its inline key (h its keyhash). */
-static inline uint32_t
-pskd_ranks_find_key(const struct pskd_ranks *r, uint64_t k0, uint32_t k1,
+/*
+ * The slot of a short token by its inline key (h its keyhash), or
+ * SIZE_MAX: for a caller that keeps more beside each slot.
+ */
+static inline size_t
+pskd_ranks_slot_key(const struct pskd_ranks *r, uint64_t k0, uint32_t k1,
     uint64_t h)
 {
 	const struct pskd_rslot *s;
@@ -152,10 +155,20 @@ pskd_ranks_find_key(const struct pskd_ranks *r, uint64_t k0, uint32_t k1,
 	for (i = (size_t)h & r->mask;; i = (i + 1) & r->mask) {
 		s = &r->slot[i];
 		if (s->k0 == k0 && s->k1 == k1)
-			return s->rank;
+			return i;
 		if (s->k1 == 0)
-			return PSKD_RANK_NONE;
+			return SIZE_MAX;
 	}
+}
+
+/* The rank of a short token by its inline key (h its keyhash). */
+static inline uint32_t
+pskd_ranks_find_key(const struct pskd_ranks *r, uint64_t k0, uint32_t k1,
+    uint64_t h)
+{
+	size_t i = pskd_ranks_slot_key(r, k0, k1, h);
+
+	return i == SIZE_MAX ? PSKD_RANK_NONE : r->slot[i].rank;
 }
 
 #endif

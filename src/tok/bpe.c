@@ -99,22 +99,86 @@ pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern)
 	}
 }
 
+/*
+ * The merges of each token of 3 to PSKD_RANK_SHORT bytes beside its slot
+ * in the ranks (bpe.h's msplit), and of each pair of bytes (pairmerge):
+ * a part's token is the token of its bytes, so the merge of two parts is
+ * the one that makes their joined bytes and splits them where they meet.
+ */
+static void
+splits(struct pskd_bpe *e)
+{
+	const struct pskd_ranks *r = e->ranks;
+	uint32_t c, k, m, *s, b, left, len;
+	size_t i;
+
+	/*
+	 * Slot by slot: a short token's key holds its length on top.  As
+	 * many merges a slot as the most a token has, up to 4 (one for a
+	 * file that lists one a token, as most do: less memory to miss).
+	 */
+	e->mwidth = 1;
+	for (i = 0; i <= r->mask && e->mwidth < 4; i++) {
+		len = r->slot[i].k1 >> 24;
+		c = r->slot[i].rank;
+		if (len >= 3 && len <= PSKD_RANK_SHORT &&
+		    e->mstart[c + 1] - e->mstart[c] > e->mwidth)
+			e->mwidth = e->mstart[c + 1] - e->mstart[c] < 4 ?
+			    e->mstart[c + 1] - e->mstart[c] : 4;
+	}
+	e->msplit = pskd_xcalloc((r->mask + 1) * e->mwidth, sizeof(uint32_t));
+	for (i = 0; i <= r->mask; i++) {
+		len = r->slot[i].k1 >> 24;
+		if (len < 3 || len > PSKD_RANK_SHORT)
+			continue;	/* empty, shorter, or a long token */
+		c = r->slot[i].rank;
+		s = e->msplit + e->mwidth * i;
+		for (m = 0, k = e->mstart[c]; k < e->mstart[c + 1]; k++) {
+			if (e->mleft[k] == PSKD_RANK_NONE)
+				continue;	/* unused */
+			if (m == e->mwidth || e->mrank[k] >= 1u << 28) {
+				s[0] = PSKD_MSPLIT_MORE;
+				break;
+			}
+			s[m++] = r->len[e->mleft[k]] << 28 | e->mrank[k];
+		}
+	}
+	e->pairmerge = pskd_xreallocarray(NULL, 65536, sizeof(uint32_t));
+	for (b = 0; b < 65536; b++) {
+		e->pairmerge[b] = PSKD_RANK_NONE;
+		if ((c = e->pair[b]) == PSKD_RANK_NONE ||
+		    (left = e->byte[b >> 8]) == PSKD_RANK_NONE)
+			continue;
+		for (k = e->mstart[c]; k < e->mstart[c + 1]; k++)
+			if (e->mleft[k] == left)
+				e->pairmerge[b] = e->mrank[k];
+	}
+}
+
 void
 pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern,
     const uint32_t *mstart, const uint32_t *mleft, const uint32_t *mrank,
-    int ignore_merges)
+    int ignore_merges, int joins)
 {
 	/*
 	 * A pair of parts is a merge when their bytes joined are a token
 	 * that this merge makes: so the merge is found by the joined bytes,
-	 * which tiktoken's loop looks up (and prefetches) already, and the
-	 * merges that make the token (mstart, mleft, mrank).
+	 * which tiktoken's loop looks up (and prefetches) already, and where
+	 * they split (splits()), beside the token's slot, prefetched with it.
+	 * Where they split says which merge only if every merge's token is
+	 * its parts' bytes joined (joins): else each part's token is that of
+	 * its bytes no longer, and the merges are found by the left token.
 	 */
 	pskd_bpe_init(e, r, pattern);
 	e->mstart = mstart;
 	e->mleft = mleft;
 	e->mrank = mrank;
 	e->whole = ignore_merges;
+	splits(e);
+	if (!joins) {
+		free(e->msplit);
+		e->msplit = NULL;
+	}
 }
 
 void
@@ -128,6 +192,8 @@ pskd_bpe_free(struct pskd_bpe *e)
 	free(e->c);
 	free(e->heap);
 	free(e->d);
+	free(e->msplit);
+	free(e->pairmerge);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -191,17 +257,20 @@ byte_token(const struct pskd_ranks *r, unsigned char c)
 #define PREFETCH_MAX	16	/* pieces up to this long */
 
 static void
-prefetch_joins(const struct pskd_ranks *r, const unsigned char *p, size_t n)
+prefetch_joins(const struct pskd_ranks *r, const uint32_t *msplit,
+    uint32_t mwidth, const unsigned char *p, size_t n)
 {
 	uint64_t k0;
 	uint32_t k1;
-	size_t i, l;
+	size_t i, l, s;
 
 	for (l = 3; l < n && l <= PSKD_RANK_SHORT; l++)
 		for (i = 0; i + l <= n; i++) {
 			pskd_ranks_key(p + i, l, &k0, &k1);
-			__builtin_prefetch(&r->slot[pskd_ranks_keyhash(k0, k1) &
-			    r->mask]);
+			s = pskd_ranks_keyhash(k0, k1) & r->mask;
+			__builtin_prefetch(&r->slot[s]);
+			if (msplit != NULL)
+				__builtin_prefetch(&msplit[mwidth * s]);
 		}
 }
 
@@ -219,7 +288,7 @@ merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	size_t m = 0;
 
 	if (n <= PREFETCH_MAX)
-		prefetch_joins(e->ranks, p, n);
+		prefetch_joins(e->ranks, e->msplit, e->mwidth, p, n);
 	for (i = 0; i < n; i++) {
 		nx[i] = i + 1;
 		id[i] = e->byte[p[i]];
@@ -300,23 +369,59 @@ merge_heap(struct pskd_bpe *e, const unsigned char *p, size_t n,
 }
 
 /*
- * HF's rule: the rank of the merge of parts left and right, p[0..n) their
- * bytes, its token in *nw; PSKD_RANK_NONE if they are no merge.
+ * hf_rank's rare way: the merges that make token c (PSKD_RANK_NONE: the
+ * token of p[0..n)) by their left part, through mstart.
  */
-static inline uint32_t
-hf_rank(const struct pskd_bpe *e, const unsigned char *p, size_t n,
-    uint32_t left, uint32_t right, uint32_t *nw)
+static uint32_t
+hf_rank_listed(const struct pskd_bpe *e, const unsigned char *p, size_t n,
+    uint32_t c, uint32_t left, uint32_t *nw)
 {
-	uint32_t c = n == 2 ? e->pair[p[0] << 8 | p[1]] :
-	    rank_of(e->ranks, p, n), k;
+	uint32_t k;
 
-	(void)right;	/* the joined bytes and the left part say which */
-	if (c == PSKD_RANK_NONE)
+	if (c == PSKD_RANK_NONE &&
+	    (c = pskd_ranks_find(e->ranks, p, n)) == PSKD_RANK_NONE)
 		return PSKD_RANK_NONE;
 	for (k = e->mstart[c]; k < e->mstart[c + 1]; k++)
 		if (e->mleft[k] == left) {
 			*nw = c;
 			return e->mrank[k];
+		}
+	return PSKD_RANK_NONE;
+}
+
+/*
+ * HF's rule: the rank of the merge of parts left and right, p[0..n) their
+ * bytes, the left one ll of them, its token in *nw; PSKD_RANK_NONE if
+ * they are no merge.
+ */
+static inline uint32_t
+hf_rank(const struct pskd_bpe *e, const unsigned char *p, size_t n,
+    size_t ll, uint32_t left, uint32_t *nw)
+{
+	const uint32_t *s;
+	uint64_t k0;
+	uint32_t k1, k;
+	size_t i;
+
+	if (n == 2) {
+		if ((k = e->pairmerge[p[0] << 8 | p[1]]) != PSKD_RANK_NONE)
+			*nw = e->pair[p[0] << 8 | p[1]];
+		return k;
+	}
+	if (n > PSKD_RANK_SHORT || e->msplit == NULL)
+		return hf_rank_listed(e, p, n, PSKD_RANK_NONE, left, nw);
+	pskd_ranks_key(p, n, &k0, &k1);
+	if ((i = pskd_ranks_slot_key(e->ranks, k0, k1,
+	    pskd_ranks_keyhash(k0, k1))) == SIZE_MAX)
+		return PSKD_RANK_NONE;
+	s = e->msplit + e->mwidth * i;
+	if (s[0] == PSKD_MSPLIT_MORE)
+		return hf_rank_listed(e, p, n, e->ranks->slot[i].rank, left,
+		    nw);
+	for (k = 0; k < e->mwidth && s[k] != 0; k++)
+		if (s[k] >> 28 == ll) {
+			*nw = e->ranks->slot[i].rank;
+			return s[k] & ((1u << 28) - 1);
 		}
 	return PSKD_RANK_NONE;
 }
@@ -333,7 +438,7 @@ piece_rank(void *ctx, const struct pskd_merge_parts *m, uint32_t i,
 {
 	const struct hf_piece *c = ctx;
 
-	return hf_rank(c->e, c->p + i, m->nx[j] - i, m->id[i], m->id[j], nw);
+	return hf_rank(c->e, c->p + i, m->nx[j] - i, j - i, m->id[i], nw);
 }
 
 /*
@@ -349,12 +454,12 @@ merge_hf(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
 	uint32_t i;
 
 	if (n <= PREFETCH_MAX)
-		prefetch_joins(e->ranks, p, n);
+		prefetch_joins(e->ranks, e->msplit, e->mwidth, p, n);
 	for (i = 0; i < n; i++)
 		if ((out[i] = e->byte[p[i]]) == PSKD_RANK_NONE)
 			out[i] = byte_token(e->ranks, p[i]);
 	for (i = 0; i + 1 < n; i++)
-		m.rk[i] = hf_rank(e, p + i, 2, out[i], out[i + 1], &m.nw[i]);
+		m.rk[i] = hf_rank(e, p + i, 2, 1, out[i], &m.nw[i]);
 	m.rk[n - 1] = PSKD_RANK_NONE;
 	if (n <= SMALL)
 		return pskd_merge_scan(&m, (uint32_t)n, piece_rank, &c);

@@ -23,6 +23,8 @@ struct pskd_ids {
 
 struct pskd_bpe_cache;
 
+#define PSKD_MSPLIT_MORE	UINT32_MAX
+
 struct pskd_bpe {
 	const struct pskd_ranks *ranks;
 	int		 pattern;	/* PSKD_PAT_* */
@@ -30,6 +32,17 @@ struct pskd_bpe {
 	const uint32_t	*mstart;
 	int		 whole;		/* a piece that is a token is it */
 	const uint32_t	*mleft, *mrank;
+	/*
+	 * The same merges by where they split, for tokens of 3 to
+	 * PSKD_RANK_SHORT bytes: beside the ranks' slot i of such a token,
+	 * msplit[mwidth i ..] holds up to mwidth of the merges that make it,
+	 * each as the left part's length << 28 | the merge's rank (0: no
+	 * more; PSKD_MSPLIT_MORE first: more, see mstart; msplit NULL: not
+	 * every merge's token is its parts joined); pairmerge the rank of
+	 * the merge of two single bytes.
+	 */
+	uint32_t	*msplit, *pairmerge;
+	uint32_t	 mwidth;	/* msplit's entries a slot: 1 to 4 */
 	uint32_t	*d;		/* more scratch */
 	struct pskd_bpe_cache *cache;	/* pieces seen before */
 	uint32_t	*pair;		/* rank of each two-byte string */
@@ -50,7 +63,7 @@ void	pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r,
  */
 void	pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r,
 	    int pattern, const uint32_t *mstart, const uint32_t *mleft,
-	    const uint32_t *mrank, int ignore_merges);
+	    const uint32_t *mrank, int ignore_merges, int joins);
 void	pskd_bpe_free(struct pskd_bpe *e);
 /*
  * Append the ids of text[0..len) (tiktoken's encode_ordinary: special

@@ -204,6 +204,24 @@ plain(const unsigned char *p, const unsigned char *end)
 	size_t k;
 
 	while (p < end) {
+		/*
+		 * Eight bytes at a time while they are ASCII and none is '"',
+		 * '\\' or a control: a byte b has its top bit set in
+		 * b - 0x20 (below 0x20), in (b ^ '"') - 1 and (b ^ '\\') - 1
+		 * (equal), or in b (not ASCII).
+		 */
+		while (end - p >= 8) {
+			uint64_t v, hi = 0x8080808080808080ULL,
+			    one = 0x0101010101010101ULL;
+
+			memcpy(&v, p, 8);
+			if (((v | (v - one * 0x20) | ((v ^ one * '"') - one) |
+			    ((v ^ one * '\\') - one)) & hi) != 0)
+				break;
+			p += 8;
+		}
+		if (p >= end)
+			break;
 		if (*p < 0x80) {
 			if (*p == '"' || *p == '\\' || *p < 0x20)
 				break;

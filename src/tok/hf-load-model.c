@@ -80,7 +80,12 @@ unbyte(const unsigned char *s, size_t n, struct pskd_buf *out)
 	o = out->p;
 	for (i = 0; i < n; i++) {
 		if (s[i] < 0x80) {
-			cp = s[i];
+			/* ! to ~ stand for themselves, the rest of ASCII for
+			 * none: the usual case without a call. */
+			if (s[i] < '!' || s[i] > '~')
+				return 0;
+			*o++ = s[i];
+			continue;
 		} else if (s[i] >= 0xc2 && s[i] <= 0xc5 && i + 1 < n &&
 		    (s[i + 1] & 0xc0) == 0x80) {
 			cp = (uint32_t)(s[i] & 0x1f) << 6 | (s[i + 1] & 0x3f);
@@ -186,6 +191,16 @@ resolve(struct ld *l, struct pskd_hf *hf, struct pend *q, size_t nq,
 			ml->v = pskd_xreallocarray(ml->v, ml->cap,
 			    sizeof(*ml->v));
 		}
+		/*
+		 * Its token is not a and b together (a prefix stripped, or
+		 * a part outside the ByteLevel alphabet kept as text).
+		 */
+		if (q[i].off[2] != q[i].off[0] && (q[i].len[0] + q[i].len[1] !=
+		    q[i].len[2] || memcmp(arena->p + q[i].off[2], arena->p +
+		    q[i].off[0], q[i].len[0]) != 0 || memcmp(arena->p +
+		    q[i].off[2] + q[i].len[0], arena->p + q[i].off[1],
+		    q[i].len[1]) != 0))
+			hf->apart = 1;
 		memcpy(ml->v + ml->n, id, sizeof(id));
 		ml->n += 3;
 	}

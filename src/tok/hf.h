@@ -134,6 +134,8 @@ struct pskd_hf {
 	uint32_t	*mstart, *mleft, *mrank;
 	uint32_t	 unk;		/* PSKD_RANK_NONE: no unk_token */
 	int		 fuse_unk, byte_fallback, ignore_merges;
+	int		 apart;		/* a merge's token: its parts' bytes
+					   joined, not always (bpe.c's msplit) */
 	char		*prefix, *suffix;	/* continuing_subword_prefix,
 						   end_of_word_suffix */
 	size_t		 prefixlen, suffixlen;
