@@ -332,6 +332,10 @@ pskd_hf_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 	for (i = 0; i < hf->npre; i++)
 		if (hf->pre[i].type == HF_P_BYTELEVEL)
 			hf->bytelevel = 1;
+	if (hf->bytelevel && (hf->prefixlen > 0 || hf->suffixlen > 0))
+		ld_die(&l, "a ByteLevel pre-tokenizer with a "
+		    "continuing_subword_prefix or end_of_word_suffix is not "
+		    "supported");
 	affix(hf, &hf->prefix, &hf->prefixlen);
 	affix(hf, &hf->suffix, &hf->suffixlen);
 	ld_vocab(&l, hf);
