@@ -54,7 +54,7 @@ scan_find(const unsigned char *p, size_t n, unsigned w, uint64_t v)
 	static int avx2 = -1;
 
 	if (avx2 == -1)
-		avx2 = pskd_simd() && __builtin_cpu_supports("avx2");
+		avx2 = pskd_simd() >= PSKD_SIMD_AVX2;
 	if (avx2 && n >= BLOCK)
 		switch (w) {
 		case 1: return find8_avx2(p, n, v);

@@ -350,9 +350,8 @@ literal(struct scan *s, const char *word)
 static int value(struct scan *, int, struct pskd_json_field *, size_t,
     uint32_t, uint32_t);
 
-/* Segment d of a dotted path, or NULL. */
-static const char *
-segment(const char *path, int d, size_t *len)
+const char *
+pskd_json_segment(const char *path, size_t d, size_t *len)
 {
 	const char *dot;
 
@@ -394,8 +393,10 @@ container(struct scan *s, int depth, int object, struct pskd_json_field *f,
 			keylen = s->i - 1 - keyat;
 			/* Keys with escapes never match a wanted name. */
 			for (k = 0; active != 0 && k < nf; k++) {
-				if (!(active >> k & 1) || (seg = segment(f[k].name,
-				    depth, &seglen)) == NULL || seglen != keylen ||
+				if (!(active >> k & 1) ||
+				    (seg = pskd_json_segment(f[k].name,
+				    (size_t)depth, &seglen)) == NULL ||
+				    seglen != keylen ||
 				    memcmp(seg, s->p + keyat, keylen) != 0)
 					continue;
 				if (seg[seglen] == '\0')

@@ -473,6 +473,8 @@ int	pskd_json_fields(const unsigned char *line, size_t len,
  */
 void	pskd_json_append(struct pskd_buf *b, const unsigned char *line,
 	    size_t len, const unsigned char *members, size_t n);
+/* Member d (from 0) of a dotted path ("a.b"), its length in *len; or NULL. */
+const char *pskd_json_segment(const char *path, size_t d, size_t *len);
 /* Append s as a JSON string literal (quotes and escapes) to b. */
 void	pskd_json_quote(struct pskd_buf *b, const unsigned char *s, size_t n);
 

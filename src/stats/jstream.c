@@ -47,22 +47,6 @@ blank(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* Segment d of a dotted path, or NULL (as json.c). */
-static const char *
-segment(const char *path, size_t d, size_t *len)
-{
-	const char *dot;
-
-	for (; d > 0; d--) {
-		if ((dot = strchr(path, '.')) == NULL)
-			return NULL;
-		path = dot + 1;
-	}
-	dot = strchr(path, '.');
-	*len = dot ? (size_t)(dot - path) : strlen(path);
-	return path;
-}
-
 static void
 forget(struct jstream *j, uint32_t set)
 {
@@ -232,8 +216,9 @@ match_key(struct jstream *j)
 
 	j->here = j->deeper = 0;
 	for (k = 0; l->active != 0 && k < j->nf; k++) {
-		if (!(l->active >> k & 1) || (seg = segment(j->f[k].name,
-		    j->depth - 1, &len)) == NULL || len != j->keylen ||
+		if (!(l->active >> k & 1) ||
+		    (seg = pskd_json_segment(j->f[k].name, j->depth - 1,
+		    &len)) == NULL || len != j->keylen ||
 		    memcmp(seg, j->keyb, len) != 0)
 			continue;
 		if (seg[len] == '\0')
