@@ -500,7 +500,7 @@ $(D)/lists:
 $(D)/lists/shards: $(if $(pskd_stale_list),pskd-force) | $(D)/lists
 	$(call pskd_list,-v mode=shards) > $@.tmp
 	mv $@.tmp $@
-lists: $(D)/lists/shards
+lists: $(D)/lists/shards $(if $(pskd_exact),$(D)/lists/exact-settings)
 	$(call pskd_list,-v mode=pieces) > $(D)/lists/pieces.tmp
 	mv $(D)/lists/pieces.tmp $(D)/lists/pieces
 	printf '%s\n' $(PARTS) > $(D)/lists/parts
