@@ -695,8 +695,12 @@ pskd_xsummary = cat $(D)/exact/*.verdicts | awk -F'\t' '$$2 == "trimmed" \
     printf "%-18s%d dropped, %d trimmed of %d bytes (verdicts in %s)\n", \
     "exact ($(pskd_exact)):", n, t, b, "$(D)/exact/*.verdicts" }'
 
+# The verdicts of the first step that saw every document.
+pskd_allv = $(if $(pskd_clean),$(D)/clean/*.$(firstword $(pskd_clean)).verdicts,$(if \
+    $(pskd_exact),$(D)/exact/*.verdicts,$(D)/kept/*.verdicts))
+
 summary: $(OUT) $(D)/preview.txt
-	@docs=$$(cat $(D)/kept/*.verdicts | wc -l); \
+	@docs=$$(cat $(pskd_allv) | wc -l); \
 	dups=$$(cat $(D)/kept/*.verdicts | grep -c '	near_duplicate	' || true); \
 	toks=$$(for f in $(D)/tokens/*.psk.d; do pskd-info -n 0 $$f; done | \
 	    sed -n 's/^count: //p' | awk '{ n += $$1 } END { print n }'); \
