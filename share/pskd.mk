@@ -36,6 +36,13 @@
 #   DECON      benchmark files for pskd-decon -b (blank-separated);
 #              empty: no decontamination step
 #   LANGFLAGS FILTERFLAGS DECONFLAGS  more options of those stages
+#   EXACT      pskd-exact -g: exact deduplication across all shards after
+#              the document stages, at the grain doc, para, line or
+#              span:N (see "the exact step" below); empty: no exact step
+#   EXACTNORM  pskd-exact -n: its normalisation (empty: its default)
+#   EXACTFLAGS more options of pskd-exact's index runs and --apply (-w N,
+#              -m SIZE; --bloom N with DEDUP=index only: the map-reduce
+#              holds the units themselves)
 #   REDACT     1: pskd-redact replaces email and public IP addresses in
 #              the kept documents on their way to pskd-tok (after
 #              deduplication, where FineWeb formats PII); REDACTFLAGS
@@ -55,18 +62,24 @@
 # fetched and verified side by side (make -j, or one Slurm task each).
 #
 #   make            OUT and D/preview.txt (a shuffled window, decoded)
-#   make fetch | verify | stages | dedup | tokens    up to that stage
+#   make fetch | verify | stages | exact | dedup | tokens   up to that
+#                   stage
 #   make summary    what the build made, in a few lines
 #   make mapreduce  the map-reduce verdicts in MR (D/mr-P) without using
 #                   them, to compare with the index's
 #   make lists      D/lists/shards, pieces, parts: the work items of the
 #                   steps below, one a line, for a scheduler; stages: the
-#                   document stages that are on (an empty line when none)
+#                   document stages that are on (an empty line when none);
+#                   exact: NAME INPUT N a shard with EXACT set (what the
+#                   exact step reads, relative to D, and its number), else
+#                   nothing
 #   make pskd-step-STEP-ITEM   one step of one item, its inputs made
 #                   already (Slurm array tasks, parallel --sshlogin jobs):
-#                   fetch-NAME clean-NAME map-PIECE pairs-PART cluster
-#                   apply-NAME
+#                   fetch-NAME clean-NAME exactmap-NAME exactreduce-PART
+#                   exact-NAME map-PIECE pairs-PART cluster apply-NAME
 #                   tok-NAME pack
+#                   (with DEDUP=index, exact-NAME is the exact step of
+#                   every shard up to NAME, one after another)
 #
 # Pieces: with PIECES=N each shard is read as N pieces (pskd_read, below:
 # at frames, row groups or lines), each mapped as a shard of its own,
@@ -103,6 +116,7 @@ TOKFLAGS     ?=
 SORTFLAGS    ?=
 ZSTDFLAGS    ?= -3
 MR           ?= $(D)/mr-$(P)$(if $(filter-out 1,$(PIECES)),x$(PIECES))
+XR           ?= $(D)/xr-$(P)
 FILTER       ?=
 DECON        ?=
 LANGMODEL    ?= lid176
@@ -110,6 +124,9 @@ LANGSCORE    ?= 0.65
 LANGFLAGS    ?=
 FILTERFLAGS  ?=
 DECONFLAGS   ?=
+EXACT        ?=
+EXACTNORM    ?=
+EXACTFLAGS   ?=
 REDACT       ?=
 REDACTFLAGS  ?=
 UNWARCFLAGS  ?= --rejects /dev/null
@@ -124,6 +141,11 @@ pskd_on.filter = $(FILTER)
 pskd_on.decon  = $(DECON)
 pskd_clean    := $(strip $(foreach st,$(PSKD_STAGES),$(if $(strip \
     $(pskd_on.$(st))),$(st))))
+# The exact step's grain, when it is on (see "the exact step" below).
+pskd_exact    := $(strip $(EXACT))
+ifneq ($(filter-out doc para line span span:%,$(pskd_exact))$(word 2,$(pskd_exact)),)
+$(error pskd.mk: EXACT = $(EXACT): doc, para, line or span:N)
+endif
 
 all: $(OUT) $(D)/preview.txt
 
@@ -134,8 +156,10 @@ all: $(OUT) $(D)/preview.txt
 # lists/shards-stale when D/lists/shards is not the list), line (shard
 # want's line as pskd-get reads it), shards (NAME shards/NAME/FILE a line;
 # with a document stage on, NAME clean/NAME.jsonl.zst FILE: what dedup
-# reads, and the shard's file, which its manifest names),
-# pieces (PIECE shards/NAME/FILE K N SEQ a line).  Every statement ends
+# reads, and the shard's file, which its manifest names; with EXACT,
+# exact/NAME.jsonl.zst), pieces (PIECE shards/NAME/FILE K N SEQ a line),
+# exact (NAME INPUT N a line: what the exact step reads, the shard's
+# number).  Every statement ends
 # with a semicolon: $(shell) drops the newlines.  A WARC file NAME.warc(.gz)
 # is shard NAME, a WET file NAME.warc.wet(.gz) NAME.wet.
 define pskd_awk
@@ -166,8 +190,11 @@ function getname(u,    p, i, c, s, n) {
 		n = n "_";
 	return n;
 }
-function source(i) {
+function input(i) {
 	return clean ? "clean/" name[i] ".jsonl.zst" : "shards/" name[i] "/" file[i];
+}
+function source(i) {
+	return exact ? "exact/" name[i] ".jsonl.zst" : input(i);
 }
 function readfile(f,    l, s, r) {
 	s = "";
@@ -218,7 +245,7 @@ END {
 		for (i = 1; i <= n; i++) {
 			printf "%s/%s/%d/%d\n", name[i], file[i],
 			    readfile(dir "/" name[i] ".url") != lines[i] "\n", i - 1;
-			list = list name[i] " " source(i) (clean ? " " file[i] : "") "\n";
+			list = list name[i] " " source(i) (clean || exact ? " " file[i] : "") "\n";
 		}
 		if (readfile(dir "/../lists/shards") != list)
 			print "lists/shards-stale";
@@ -228,7 +255,7 @@ END {
 				print lines[i];
 	} else if (mode == "shards") {
 		for (i = 1; i <= n; i++)
-			print name[i], source(i) (clean ? " " file[i] : "");
+			print name[i], source(i) (clean || exact ? " " file[i] : "");
 	} else if (mode == "pieces") {
 		w = length(pieces - 1);
 		for (i = 1; i <= n; i++)
@@ -237,17 +264,21 @@ END {
 				    pieces == 1 ? name[i] : sprintf("%s.p%0" w "d",
 				    name[i], k), source(i), k,
 				    pieces, (i - 1) * pieces + k;
+	} else if (mode == "exact") {
+		for (i = 1; i <= n; i++)
+			print name[i], input(i), i - 1;
 	}
 }
 
 endef
 export PSKD_AWK = $(pskd_awk)
 pskd_list = awk -v base='$(URLBASE)' -v pieces=$(PIECES) -v clean=$(if \
-    $(pskd_clean),1,0) $1 "$$PSKD_AWK" '$(URLS)'
+    $(pskd_clean),1,0) -v exact=$(if $(pskd_exact),1,0) $1 "$$PSKD_AWK" '$(URLS)'
 
 ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
 pskd_tab := $(shell awk -v mode=table -v base='$(URLBASE)' \
-    -v clean=$(if $(pskd_clean),1,0) -v dir='$(D)/shards' '$(pskd_awk)' \
+    -v clean=$(if $(pskd_clean),1,0) -v exact=$(if $(pskd_exact),1,0) \
+    -v dir='$(D)/shards' '$(pskd_awk)' \
     '$(URLS)')
 ifneq ($(.SHELLSTATUS),0)
 $(error pskd.mk: cannot read the shards of URLS = $(URLS))
@@ -362,11 +393,48 @@ pskd_cmd_clean = { $(call pskd_read,$1,0,1); } | $(foreach st,$(pskd_clean),$(ca
     pskd_cmd_$(st),$2) |) zstd -q -f -1 -o $(D)/clean/$2.jsonl.zst.tmp && \
     mv $(D)/clean/$2.jsonl.zst.tmp $(D)/clean/$2.jsonl.zst
 
-# The documents deduplication reads: the clean shard when a stage is on,
-# else the shard; and what must exist before they are read.
-pskd_src   = $(if $(pskd_clean),$(D)/clean/$1.jsonl.zst,$(D)/shards/$1/$(pskd_file.$1))
-pskd_ready = $(if $(pskd_clean),$(D)/clean/$1.jsonl.zst,$(D)/shards/$1.verified)
-READY      = $(foreach s,$(SHARDS),$(call pskd_ready,$s))
+# $(call pskd_cmd_exact,FILE,OUT,N): the exact step of a shard (its
+# documents in FILE), input N of the one index D/exact-index, into
+# OUT.jsonl.zst, OUT.verdicts and OUT.dropped; its run committed when the
+# whole pipe succeeded, else rolled back and the command fails.
+pskd_xflags = -g $(pskd_exact) $(pskd_field) $(if $(EXACTNORM),-n $(EXACTNORM))
+pskd_xout   = --verdicts $1.verdicts --dropped $1.dropped
+pskd_xzst   = zstd -q -f -1 -o $1.jsonl.zst.tmp && mv $1.jsonl.zst.tmp $1.jsonl.zst
+pskd_cmd_exact = { { $(call pskd_read,$1,0,1); } | \
+    pskd-exact -q $(pskd_xflags) $(EXACTFLAGS) $(call pskd_xout,$2) \
+        -i $(D)/exact-index -s $3 | $(call pskd_xzst,$2) && \
+    pskd-exact --commit $(D)/exact-index; } || \
+    { pskd-exact --abort $(D)/exact-index; false; }
+
+# The exact step as a map-reduce (pskd-exact(1), MAP-REDUCE), the index's
+# output bytes.  $(call pskd_cmd_exactmap,FILE,N,PREFIX): shard N's units
+# in P partitions, PREFIX.units-PART.  $(call
+# pskd_cmd_exactreduce,LIST,OUT): the repeats of one partition, sorted,
+# from the unit files named in LIST.  $(call
+# pskd_cmd_exactapply,FILE,OUT,N,REPEATS): shard N without its repeats,
+# as pskd_cmd_exact writes it.
+pskd_cmd_exactmap = { $(call pskd_read,$1,0,1); } | \
+    pskd-exact $(pskd_xflags) --map $(P) -s $2 -o $3
+pskd_cmd_exactreduce = tr " \n" "\0\0" < $1 | LC_ALL=C sort $(SORTFLAGS) \
+    --files0-from=- | pskd-exact --reduce | LC_ALL=C sort $(SORTFLAGS) > $2.tmp && \
+    mv $2.tmp $2
+pskd_cmd_exactapply = { $(call pskd_read,$1,0,1); } | \
+    pskd-exact -q $(pskd_xflags) $(EXACTFLAGS) $(call pskd_xout,$2) \
+        --apply - -s $3 $4 | $(call pskd_xzst,$2)
+
+# The exact step's settings: what its index and its units depend on.
+pskd_xset   = $(strip pskd-exact $(pskd_xflags) $(EXACTFLAGS))
+
+# What the exact step reads: the clean shard when a stage is on, else the
+# shard; and what must exist before it is read.  The documents
+# deduplication reads: the exact step's when it is on, else the same.
+pskd_xsrc   = $(if $(pskd_clean),$(D)/clean/$1.jsonl.zst,$(D)/shards/$1/$(pskd_file.$1))
+pskd_xready = $(if $(pskd_clean),$(D)/clean/$1.jsonl.zst,$(D)/shards/$1.verified)
+pskd_src    = $(if $(pskd_exact),$(D)/exact/$1.jsonl.zst,$(call pskd_xsrc,$1))
+pskd_ready  = $(if $(pskd_exact),$(D)/exact/$1.jsonl.zst,$(call pskd_xready,$1))
+XREADY      = $(foreach s,$(SHARDS),$(call pskd_xready,$s))
+READY       = $(foreach s,$(SHARDS),$(call pskd_ready,$s))
+EXACTKEPT   = $(SHARDS:%=$(D)/exact/%.jsonl.zst)
 
 # $(call pskd_finish,NAME,FILE): D/kept/NAME.jsonl compressed, and its
 # counts added to the shard's manifest (pskd-get --annotate).
@@ -378,13 +446,14 @@ pskd_finish = zstd -q -f $(ZSTDFLAGS) --rm $(D)/kept/$1.jsonl && \
 
 # ---- fetch and verify, a shard at a time ------------------------------------
 
-.PHONY: all fetch verify stages dedup tokens summary mapreduce lists clean \
-    pskd-force
+.PHONY: all fetch verify stages exact dedup tokens summary mapreduce lists \
+    clean pskd-force
 pskd-force: ;
 
 fetch: $(foreach s,$(SHARDS),$(D)/shards/$s/$(pskd_file.$s))
 verify: $(VERIFIED)
-stages: $(READY)
+stages: $(XREADY)
+exact: $(READY)
 dedup: $(KEPT)
 tokens: $(TOKENS)
 
@@ -408,6 +477,7 @@ $(D)/shards/$1.verified: $(D)/shards/$1/$2
 	pskd-get --verify -d $(D)/shards/$1
 	touch $$@
 $(patsubst %,$(MR)/%.keys,$(call pskd_pieces,$1)): $(call pskd_ready,$1)
+$(XR)/$1.units: $(call pskd_xready,$1) $(if $(pskd_exact),$(D)/lists/exact-settings)
 endef
 $(foreach s,$(SHARDS),$(eval $(call pskd_shard_rules,$s,$(pskd_file.$s))))
 
@@ -430,11 +500,88 @@ $(D)/lists:
 $(D)/lists/shards: $(if $(pskd_stale_list),pskd-force) | $(D)/lists
 	$(call pskd_list,-v mode=shards) > $@.tmp
 	mv $@.tmp $@
-lists: $(D)/lists/shards
+lists: $(D)/lists/shards $(if $(pskd_exact),$(D)/lists/exact-settings)
 	$(call pskd_list,-v mode=pieces) > $(D)/lists/pieces.tmp
 	mv $(D)/lists/pieces.tmp $(D)/lists/pieces
 	printf '%s\n' $(PARTS) > $(D)/lists/parts
 	printf '%s\n' $(pskd_clean) > $(D)/lists/stages
+	$(if $(pskd_exact),$(call pskd_list,-v mode=exact),:) > $(D)/lists/exact.tmp
+	mv $(D)/lists/exact.tmp $(D)/lists/exact
+
+# ---- the exact step ---------------------------------------------------------
+# With EXACT set, pskd-exact deduplicates exactly across all shards, after
+# the document stages and before near-duplicate deduplication, which then
+# reads D/exact/NAME.jsonl.zst: at the grain doc a document whose text
+# (normalised, EXACTNORM) came before, in this shard or an earlier one, is
+# dropped; at para, line and span:N the repeated units are cut out and a
+# document left too short is dropped.  Verdicts (keep, empty, trimmed
+# BYTES UNITS, exact_duplicate, exact_too_short) and dropped lines go to
+# D/exact/NAME.verdicts and .dropped.  A unit is a repeat of one in any
+# earlier shard, so the step runs in list order: with DEDUP=index, one
+# index D/exact-index, kept as the dedup index is (below): shard N of the
+# list is input N (pskd-exact -s N), a run committed only when its pipe
+# succeeded (else aborted: the index is as it was), D/exact-index.sha256
+# holding the settings and the shards the index holds, so a shard that
+# changed, a new order or other settings make the index again, and a shard
+# run again gets the verdicts it had.  With DEDUP=mapreduce, the
+# map-reduce of pskd-exact(1) in XR (D/xr-P): per shard, its units in P
+# partitions; per partition, sorted, the repeats; per shard, the
+# documents without their repeats: the same bytes.  (A shard is one map,
+# whatever PIECES.)
+ifneq ($(pskd_exact),)
+# D/lists/exact-settings, rewritten when the settings change, so that
+# the step runs again then.
+ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
+pskd_xstale := $(shell [ "$$(cat '$(D)/lists/exact-settings' 2> /dev/null)" = \
+    '$(pskd_xset)' ] || echo stale)
+endif
+$(D)/lists/exact-settings: $(if $(pskd_xstale),pskd-force) | $(D)/lists
+	echo '$(pskd_xset)' > $@.tmp
+	mv $@.tmp $@
+ifeq ($(DEDUP),index)
+$(EXACTKEPT): $(D)/exact/done ;
+$(D)/exact/done: $(XREADY) $(D)/lists/shards $(D)/lists/exact-settings
+	rm -rf $(D)/exact
+	mkdir -p $(D)/exact
+	$(call pskd_list,-v mode=exact) > $(D)/exact/inputs
+	{ cat $(D)/lists/exact-settings; while read -r s f n; do \
+	    sha256sum < $(D)/$$f; done < $(D)/exact/inputs; } > $(D)/exact/inputs.sha256
+	[ -f $(D)/exact-index.sha256 ] && n=$$(wc -l < $(D)/exact-index.sha256) && \
+	    head -n "$$n" $(D)/exact/inputs.sha256 | cmp -s - $(D)/exact-index.sha256 && \
+	    { [ ! -f $(D)/exact-index/manifest ] || head -n 1 $(D)/exact-index/manifest | \
+	        grep -qx 'pskd-exact index 1'; } || \
+	    { rm -rf $(D)/exact-index; head -n 1 $(D)/exact/inputs.sha256 > \
+	        $(D)/exact-index.sha256; }
+	while read -r s f n; do \
+	    [ "$$((n + 1))" -lt "$$(wc -l < $(D)/exact-index.sha256)" ] || \
+	        sed -n "$$((n + 2))p" $(D)/exact/inputs.sha256 >> $(D)/exact-index.sha256; \
+	    $(call pskd_cmd_exact,$(D)/$$f,$(D)/exact/$$s,$$n) || { \
+	        head -n "$$((n + 1))" $(D)/exact-index.sha256 > $(D)/exact-index.sha256.tmp; \
+	        mv $(D)/exact-index.sha256.tmp $(D)/exact-index.sha256; exit 1; }; \
+	done < $(D)/exact/inputs
+	rm $(D)/exact/inputs $(D)/exact/inputs.sha256
+	touch $@
+	touch -r $@ $(EXACTKEPT)
+else
+define pskd_exact_rule
+$(D)/exact/$1.jsonl.zst: $(PARTS:%=$(XR)/repeats-%) $(D)/lists/exact-settings
+	@mkdir -p $(D)/exact
+	$$(call pskd_cmd_exactapply,$(call pskd_xsrc,$1),$(D)/exact/$1,$(pskd_index.$1),$(PARTS:%=$(XR)/repeats-%))
+endef
+$(foreach s,$(SHARDS),$(eval $(call pskd_exact_rule,$s)))
+endif
+endif
+
+$(XR)/%.units:
+	$(if $(pskd_exact),,$(error pskd.mk: no exact step: EXACT is not set))
+	$(if $(pskd_file.$*),,$(error pskd.mk: no shard $* in $(URLS)))
+	@mkdir -p $(@D)
+	$(call pskd_cmd_exactmap,$(call pskd_xsrc,$*),$(pskd_index.$*),$(XR)/$*)
+	touch $@
+
+$(XR)/repeats-%: $(SHARDS:%=$(XR)/%.units) | $(D)/lists
+	$(file >$(D)/lists/units-$*,$(SHARDS:%=$(XR)/%.units-$*))
+	$(call pskd_cmd_exactreduce,$(D)/lists/units-$*,$@)
 
 # ---- deduplication ------------------------------------------------------------
 
@@ -542,8 +689,18 @@ $(D)/preview.txt: $(OUT)
 	echo >> $@.tmp
 	mv $@.tmp $@
 
+# The exact step's line: documents dropped, trimmed and the bytes cut.
+pskd_xsummary = cat $(D)/exact/*.verdicts | awk -F'\t' '$$2 == "trimmed" \
+    { t++; b += $$3; next } $$2 != "keep" && $$2 != "empty" { n++ } END { \
+    printf "%-18s%d dropped, %d trimmed of %d bytes (verdicts in %s)\n", \
+    "exact ($(pskd_exact)):", n, t, b, "$(D)/exact/*.verdicts" }'
+
+# The verdicts of the first step that saw every document.
+pskd_allv = $(if $(pskd_clean),$(D)/clean/*.$(firstword $(pskd_clean)).verdicts,$(if \
+    $(pskd_exact),$(D)/exact/*.verdicts,$(D)/kept/*.verdicts))
+
 summary: $(OUT) $(D)/preview.txt
-	@docs=$$(cat $(D)/kept/*.verdicts | wc -l); \
+	@docs=$$(cat $(pskd_allv) | wc -l); \
 	dups=$$(cat $(D)/kept/*.verdicts | grep -c '	near_duplicate	' || true); \
 	toks=$$(for f in $(D)/tokens/*.psk.d; do pskd-info -n 0 $$f; done | \
 	    sed -n 's/^count: //p' | awk '{ n += $$1 } END { print n }'); \
@@ -553,6 +710,7 @@ summary: $(OUT) $(D)/preview.txt
 	    n=$$(cat $(D)/clean/*.$$st.verdicts | grep -vc '	keep$$' || true); \
 	    printf '%-18s%s dropped (verdicts in %s)\n' "$$st:" "$$n" \
 	        "$(D)/clean/*.$$st.verdicts"; done; \
+	$(if $(pskd_exact),$(pskd_xsummary);) \
 	echo "near-duplicates:  $$dups dropped (verdicts in $(D)/kept/*.verdicts)"; \
 	echo "tokens:           $$toks ($(or $(ENC),$(TOKENIZER)))"; \
 	echo "samples:          $$samples windows of $(T) tokens in $(OUT)"; \
@@ -565,6 +723,10 @@ summary: $(OUT) $(D)/preview.txt
 # the steps are the rules above; a scheduler runs them in this order.
 pskd-step-fetch-%: $(D)/shards/%.verified ;
 pskd-step-clean-%: $(if $(pskd_clean),$(D)/clean/%.jsonl.zst,$(D)/shards/%.verified) ;
+pskd-step-exactmap-%: $(XR)/%.units ;
+pskd-step-exactreduce-%: $(XR)/repeats-% ;
+pskd-step-exact-%: $(if $(pskd_exact),$(D)/exact/%.jsonl.zst,$(if \
+    $(pskd_clean),$(D)/clean/%.jsonl.zst,$(D)/shards/%.verified)) ;
 pskd-step-map-%: $(MR)/%.keys ;
 pskd-step-pairs-%: $(MR)/pairs-% ;
 pskd-step-cluster: $(MR)/clustered ;

@@ -201,6 +201,9 @@ stats_merge(struct stats *a, const struct stats *b, char *err, size_t errsize)
 		over |= add(&a->empty, b->empty);
 		over |= add(&a->neardup, b->neardup);
 		over |= add(&a->rejected, b->rejected);
+		over |= add(&a->trimmed, b->trimmed);
+		over |= add(&a->trim_bytes, b->trim_bytes);
+		over |= add(&a->trim_units, b->trim_units);
 		over |= stats_dist_merge(&a->est, &b->est);
 		if (stats_tally_merge(&a->drops, &b->drops) == -1)
 			return names(err, errsize, "verdicts");
@@ -431,6 +434,11 @@ stats_json(struct pskd_buf *b, const struct stats *s, uint64_t top)
 		adddist(b, "estimates", &s->est);
 		adds(b, ",\"drops\":");
 		stats_tally_json(b, &s->drops);
+		if (s->trimmed > 0) {
+			addu(b, "trimmed", s->trimmed);
+			addu(b, "trimmed_bytes", s->trim_bytes);
+			addu(b, "trimmed_units", s->trim_units);
+		}
 		break;
 	case STATS_SHINGLES:
 	case STATS_SIGNATURES:
@@ -698,7 +706,16 @@ stats_parse(struct stats *s, const struct jv *v, char *err, size_t errsize)
 		s->rejected = getu(&in, "rejected");
 		getdist(&in, "estimates", &s->est);
 		gettally(&in, "drops", &s->drops, stats_verdict_word);
-		if (!in.bad && (s->keep + s->empty + s->neardup +
+		if (jv_member(v, "trimmed") != NULL) {
+			s->trimmed = getu(&in, "trimmed");
+			s->trim_bytes = getu(&in, "trimmed_bytes");
+			s->trim_units = getu(&in, "trimmed_units");
+			if (!in.bad && (s->trimmed == 0 ||
+			    s->trim_units < s->trimmed))
+				return fail(&in, "trimmed documents without "
+				    "the units cut");
+		}
+		if (!in.bad && (s->keep + s->empty + s->trimmed + s->neardup +
 		    s->rejected + stats_tally_sum(&s->drops) != s->n ||
 		    s->est.count != s->neardup))
 			return fail(&in, "verdicts that do not add up");

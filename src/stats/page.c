@@ -236,13 +236,24 @@ drops_section(struct pskd_buf *b, const struct report *rp)
 {
 	struct stats_tally all, *per;
 	struct report_row r;
+	char note[200];
+	int trim = report_has_trimmed(rp);
 	size_t i, k;
 
 	section(b, "drops", "Documents dropped, by verdict", "The documents "
 	    "each stage dropped, by its verdict: the document stages' "
 	    "(pskd-lid, pskd-filter, pskd-exact, pskd-decon, whose verdicts "
 	    "are labelled SHARD.STAGE) and deduplication's near-duplicates, "
-	    "all shards together; the table gives each shard's.");
+	    "all shards together; the table gives each shard's, and the "
+	    "documents pskd-exact kept with repeated units cut out (trimmed) "
+	    "and the bytes it removed from them.");
+	if (trim) {
+		report_totals(rp, &r);
+		snprintf(note, sizeof(note), "%llu documents trimmed, %llu "
+		    "bytes removed.", (unsigned long long)r.trimmed,
+		    (unsigned long long)r.trim_bytes);
+		para(b, "figures", note);
+	}
 	memset(&all, 0, sizeof(all));
 	per = pskd_xcalloc(rp->nshards ? rp->nshards : 1, sizeof(*per));
 	for (i = 0; i < rp->nshards; i++) {
@@ -261,6 +272,8 @@ drops_section(struct pskd_buf *b, const struct report *rp)
 		text(b, all.name[k]);
 		puts_b(b, "</th>");
 	}
+	if (trim)
+		puts_b(b, "<th>trimmed</th><th>bytes removed</th>");
 	puts_b(b, "</tr>\n");
 	for (i = 0; i < rp->nshards; i++) {
 		report_row(&rp->shards[i], &r);
@@ -274,6 +287,13 @@ drops_section(struct pskd_buf *b, const struct report *rp)
 		for (k = 0; k < all.n; k++) {
 			puts_b(b, "<td class=\"n\">");
 			putu(b, stats_tally_get(&per[i], all.name[k]));
+			puts_b(b, "</td>");
+		}
+		if (trim) {
+			puts_b(b, "<td class=\"n\">");
+			putu(b, r.trimmed);
+			puts_b(b, "</td><td class=\"n\">");
+			putu(b, r.trim_bytes);
 			puts_b(b, "</td>");
 		}
 		puts_b(b, "</tr>\n");
@@ -581,7 +601,7 @@ report_json(struct pskd_buf *b, const struct report *rp)
 	struct stats_dist d;
 	struct stats_tally t;
 	const struct stats *docs = &rp->all[STATS_DOCUMENTS];
-	int drops = report_has_drops(rp);
+	int drops = report_has_drops(rp), trim = report_has_trimmed(rp);
 	size_t i;
 
 	puts_b(b, "{\"pskd_report\":1");
@@ -605,6 +625,10 @@ report_json(struct pskd_buf *b, const struct report *rp)
 			stats_tally_json(b, &t);
 			stats_tally_free(&t);
 		}
+		if (trim) {
+			jnum(b, "trimmed", r.trimmed, 0);
+			jnum(b, "trimmed_bytes", r.trim_bytes, 0);
+		}
 		puts_b(b, "}");
 	}
 	puts_b(b, "],\"totals\":{");
@@ -613,6 +637,10 @@ report_json(struct pskd_buf *b, const struct report *rp)
 	jrow(b, &r);
 	if (drops)
 		jnum(b, "dropped", r.dropped, 0);
+	if (trim) {
+		jnum(b, "trimmed", r.trimmed, 0);
+		jnum(b, "trimmed_bytes", r.trim_bytes, 0);
+	}
 	puts_b(b, "},\"others\":[");
 	for (i = 0; i < rp->nothers; i++) {
 		puts_b(b, i ? ",{" : "{");

@@ -272,9 +272,13 @@ report_row(const struct report_shard *sh, struct report_row *r)
 	r->documents = r->kept = r->neardup = r->empty = REPORT_NONE;
 	r->rejected = REPORT_NONE;
 	r->tokens = r->windows = REPORT_NONE;
-	r->dropped = REPORT_NONE;
-	if (sh->has_stages)
-		r->dropped = sh->stages.n - sh->stages.keep - sh->stages.empty;
+	r->dropped = r->trimmed = r->trim_bytes = REPORT_NONE;
+	if (sh->has_stages) {
+		r->dropped = sh->stages.n - sh->stages.keep -
+		    sh->stages.empty - sh->stages.trimmed;
+		r->trimmed = sh->stages.trimmed;
+		r->trim_bytes = sh->stages.trim_bytes;
+	}
 	if (sh->has[STATS_VERDICTS]) {
 		/* Those the stages dropped never reached deduplication. */
 		r->documents = v->n + (sh->has_stages ? r->dropped : 0);
@@ -311,7 +315,7 @@ report_totals(const struct report *rp, struct report_row *t)
 	t->documents = t->kept = t->neardup = t->empty = REPORT_NONE;
 	t->rejected = REPORT_NONE;
 	t->tokens = t->windows = REPORT_NONE;
-	t->dropped = REPORT_NONE;
+	t->dropped = t->trimmed = t->trim_bytes = REPORT_NONE;
 	for (i = 0; i < rp->nshards; i++) {
 		report_row(&rp->shards[i], &r);
 		add(&t->documents, r.documents);
@@ -322,6 +326,8 @@ report_totals(const struct report *rp, struct report_row *t)
 		add(&t->tokens, r.tokens);
 		add(&t->windows, r.windows);
 		add(&t->dropped, r.dropped);
+		add(&t->trimmed, r.trimmed);
+		add(&t->trim_bytes, r.trim_bytes);
 	}
 }
 
@@ -359,6 +365,17 @@ report_has_drops(const struct report *rp)
 	for (i = 0; i < rp->nshards; i++)
 		if (rp->shards[i].has_stages ||
 		    rp->shards[i].obj[STATS_VERDICTS].drops.n > 0)
+			return 1;
+	return 0;
+}
+
+int
+report_has_trimmed(const struct report *rp)
+{
+	size_t i;
+
+	for (i = 0; i < rp->nshards; i++)
+		if (rp->shards[i].has_stages && rp->shards[i].stages.trimmed > 0)
 			return 1;
 	return 0;
 }

@@ -57,6 +57,8 @@ struct report_row {
 	uint64_t	 documents, kept, neardup, empty, rejected;
 	uint64_t	 tokens, windows;
 	uint64_t	 dropped;	/* by the stages before dedup */
+	/* kept by pskd-exact with units cut: documents, bytes removed */
+	uint64_t	 trimmed, trim_bytes;
 };
 
 /* These exit 1 with a message on a bad input. */
@@ -75,6 +77,8 @@ void	report_totals(const struct report *rp, struct report_row *r);
 void	report_drops(const struct report_shard *sh, struct stats_tally *t);
 /* Whether any shard has verdicts of a stage, or drops other than dedup's. */
 int	report_has_drops(const struct report *rp);
+/* Whether a stage of any shard trimmed documents (pskd-exact). */
+int	report_has_trimmed(const struct report *rp);
 void	report_html(struct pskd_buf *b, const struct report *rp);
 void	report_json(struct pskd_buf *b, const struct report *rp);
 

@@ -174,6 +174,8 @@ struct stats {
 	uint64_t	 keep, empty, neardup, rejected;
 	struct stats_dist est;		/* ten-thousandths */
 	struct stats_tally drops;	/* every other verdict, by name */
+	/* kept, some units cut (pskd-exact's trimmed): the bytes, units */
+	uint64_t	 trimmed, trim_bytes, trim_units;
 
 	/* frames (shingles, signatures): the stream's parameters */
 	uint32_t	 unit, width, norm, k, family;

@@ -1,8 +1,9 @@
 /*
  * verdicts.c - the verdict and tombstone lines of pskd-verdicts(5), as
  * every stage that keeps or drops documents writes them: keep and empty
- * are kept; near_duplicate keeps its estimate; rejected; every other
- * verdict is a drop, counted by its name.  A tombstone line carries the
+ * are kept; trimmed (pskd-exact's) is kept with the bytes and units it
+ * lost; near_duplicate keeps its estimate; rejected; every other verdict
+ * is a drop, counted by its name.  A tombstone line carries the
  * document's line after the fields, which may be long: only the fields
  * before it are read, and they must lie in the first STATS_LINE_MAX bytes.
  */
@@ -34,6 +35,23 @@ estimate(const unsigned char *p, size_t n)
 		v += (uint64_t)(p[i] - '0') * nd;
 	}
 	return v > 10000 ? -1 : (int64_t)v;
+}
+
+/* A whole number of decimal digits that fits 64 bits; -1 for anything else. */
+static int
+decimal(const unsigned char *p, size_t n, uint64_t *v)
+{
+	size_t i;
+
+	*v = 0;
+	if (n == 0 || n > 20)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (p[i] < '0' || p[i] > '9' ||
+		    __builtin_mul_overflow(*v, 10, v) ||
+		    __builtin_add_overflow(*v, (uint64_t)(p[i] - '0'), v))
+			return -1;
+	return 0;
 }
 
 /* Split a line at its tabs into at most max fields; returns how many. */
@@ -70,6 +88,7 @@ verdict(struct pskd_reader *r, struct stats *s, const unsigned char *line,
 {
 	const unsigned char *f[5];
 	size_t fl[5], n;
+	uint64_t bytes, units;
 	int64_t est;
 
 	n = fields(line, len, f, fl, 5);
@@ -95,6 +114,19 @@ verdict(struct pskd_reader *r, struct stats *s, const unsigned char *line,
 			    "a number from 0 to 1 with at most four decimals");
 		stats_dist_add(&s->est, (uint64_t)est);
 		s->neardup++;
+	} else if (is(f[1], fl[1], "trimmed")) {
+		/* Kept: the bytes and the units cut out of it. */
+		if (n != 4 || !whole || decimal(f[2], fl[2], &bytes) == -1 ||
+		    decimal(f[3], fl[3], &units) == -1 || units == 0)
+			pskd_fail_at(r->name, r->lineno, "trimmed without the "
+			    "bytes and units removed (two whole numbers, at "
+			    "least one unit)");
+		if (__builtin_add_overflow(s->trim_bytes, bytes,
+		    &s->trim_bytes) || __builtin_add_overflow(s->trim_units,
+		    units, &s->trim_units))
+			pskd_fail_at(r->name, r->lineno, "the bytes or units "
+			    "trimmed pass 2^64");
+		s->trimmed++;
 	} else if (is(f[1], fl[1], "keep") || is(f[1], fl[1], "empty")) {
 		if (n != 2 || !whole)
 			pskd_fail_at(r->name, r->lineno, "%.*s with fields "
