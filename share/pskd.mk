@@ -511,7 +511,10 @@ lists: $(D)/lists/shards $(if $(pskd_exact),$(D)/lists/exact-settings)
 # ---- the exact step ---------------------------------------------------------
 # With EXACT set, pskd-exact deduplicates exactly across all shards, after
 # the document stages and before near-duplicate deduplication, which then
-# reads D/exact/NAME.jsonl.zst: at the grain doc a document whose text
+# reads D/exact/NAME.jsonl.zst.  (Decontamination comes before it, with
+# the other per-shard stages that run side by side before this one
+# sequential step, and so that a document dropped for a benchmark leak
+# never makes a later document's unit a repeat.)  At the grain doc a document whose text
 # (normalised, EXACTNORM) came before, in this shard or an earlier one, is
 # dropped; at para, line and span:N the repeated units are cut out and a
 # document left too short is dropped.  Verdicts (keep, empty, trimmed
