@@ -124,8 +124,25 @@ replace(const struct pskd_hf_norm *r, const unsigned char *s, size_t n,
 {
 	static size_t *m, cap;
 	const unsigned char *q;
+	unsigned char *w;
 	size_t k, i, pos = 0;
 
+	if (r->a != NULL && r->alen == 1 && r->blen <= PSKD_HF_GROWTH &&
+	    n * r->blen <= limit) {
+		/* One byte (Llama 2's and Gemma's spaces): in one pass. */
+		pskd_buf_reserve(out, n * r->blen);
+		w = out->p + out->len;
+		for (i = 0; i < n; i++) {
+			if (s[i] != (unsigned char)r->a[0]) {
+				*w++ = s[i];
+				continue;
+			}
+			memcpy(w, r->b, r->blen);
+			w += r->blen;
+		}
+		out->len = (size_t)(w - out->p);
+		return 0;
+	}
 	if (r->a != NULL) {
 		/* A string: its occurrences, left to right. */
 		while ((q = memmem(s + pos, n - pos, r->a, r->alen)) != NULL) {
