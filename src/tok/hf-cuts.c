@@ -103,6 +103,7 @@ ld_cuts(struct pskd_hf *hf)
 	hf->metacut = 0;
 	memset(hf->barafter, 0, sizeof(hf->barafter));
 	memset(hf->alone, 0, sizeof(hf->alone));
+	memset(hf->stop, 0, sizeof(hf->stop));
 	if (hf->bytelevel || hf->prefixlen || hf->suffixlen ||
 	    hf->ignore_merges)
 		return;
@@ -150,4 +151,7 @@ ld_cuts(struct pskd_hf *hf)
 	}
 	hf->barafter[128] = !blocked[128] && !stray;
 	hf->metacut = pskd_ranks_find(r, bar, 3) != PSKD_RANK_NONE;
+	for (c = 0; c < 128; c++)
+		hf->stop[c] = hf->alone[c];
+	hf->stop[bar[0]] = (unsigned char)hf->metacut;
 }

@@ -141,6 +141,8 @@ model(struct hf_vocab *h, const unsigned char *s, size_t n,
 	/* Cut where no merge can join across (hf-cuts.c). */
 	at[0] = 0;
 	for (k = 0, start = 0, i = 0; i < n; i++) {
+		if (!h->hf.stop[s[i]])
+			continue;
 		if (s[i] < 128 && h->hf.alone[s[i]]) {
 			if (i > start)
 				at[++k] = i;

@@ -148,6 +148,7 @@ struct pskd_hf {
 	int		 metacut;
 	unsigned char	 barafter[129];
 	unsigned char	 alone[128];
+	unsigned char	 stop[256];	/* the first bytes of both */
 	/* The token of each character below PSKD_HF_CHARS, or NONE. */
 #define PSKD_HF_CHARS	2048
 	uint32_t	 charid[PSKD_HF_CHARS];
