@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "pskd.h"
 #include "hf.h"
 #include "hf-json.h"
@@ -163,6 +165,36 @@ affix(const struct pskd_hf *hf, char **s, size_t *n)
  * later entry replaces the earlier, which is dropped); a token of the
  * model has its id; any other takes the next after the vocab's size.
  */
+/* 1 when two added tokens have the same text (a table of their hashes:
+   Gemma 3 has 6415 of them). */
+static int
+added_twice(const struct pskd_hf *hf)
+{
+	const struct pskd_hf_added *a, *b;
+	size_t size, mask, i, h, *slot;
+	int twice = 0;
+
+	for (size = 16; size < hf->nadded * 2; size *= 2)
+		;
+	mask = size - 1;
+	slot = pskd_xcalloc(size, sizeof(*slot));	/* index + 1 */
+	for (i = 0; i < hf->nadded && !twice; i++) {
+		a = &hf->added[i];
+		for (h = (size_t)XXH3_64bits(a->text, a->len) & mask;
+		    slot[h] != 0; h = (h + 1) & mask) {
+			b = &hf->added[slot[h] - 1];
+			if (b->len == a->len && memcmp(b->text, a->text,
+			    a->len) == 0) {
+				twice = 1;
+				break;
+			}
+		}
+		slot[h] = i + 1;
+	}
+	free(slot);
+	return twice;
+}
+
 static void
 added_ids(struct pskd_hf *hf)
 {
@@ -170,10 +202,11 @@ added_ids(struct pskd_hf *hf)
 	struct pskd_hf_added *a;
 	uint32_t next = hf->vocab.ntokens, id;
 	size_t i, j, k = 0;
+	int twice = added_twice(hf);
 
 	for (i = 0; i < hf->nadded; i++) {
 		a = &hf->added[i];
-		for (j = 0; j < k; j++)
+		for (j = twice ? 0 : k; j < k; j++)
 			if (hf->added[j].len == a->len &&
 			    memcmp(hf->added[j].text, a->text, a->len) == 0)
 				break;
