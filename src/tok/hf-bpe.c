@@ -120,6 +120,42 @@ pair_rank(void *ctx, const struct pskd_merge_parts *p, uint32_t i, uint32_t j,
 }
 
 /*
+ * Short words: the parts kept side by side, a merge closing the gap, so
+ * that the scan for the lowest rank reads rk[] in a row instead of
+ * following the list (the same order: the lowest rank, the leftmost).
+ */
+static size_t
+merge_short(const struct pskd_hf_merges *m, uint32_t *id, size_t n,
+    uint32_t *rk, uint32_t *nw)
+{
+	uint32_t best;
+	size_t i, k;
+
+	for (;;) {
+		best = PSKD_RANK_NONE;
+		k = 0;
+		for (i = 0; i + 1 < n; i++)
+			if (rk[i] < best) {
+				best = rk[i];
+				k = i;
+			}
+		if (best == PSKD_RANK_NONE)
+			return n;
+		id[k] = nw[k];
+		n--;
+		for (i = k + 1; i < n; i++) {
+			id[i] = id[i + 1];
+			rk[i] = rk[i + 1];
+			nw[i] = nw[i + 1];
+		}
+		rk[k] = k + 1 < n ? pskd_hf_merge(m, id[k], id[k + 1], &nw[k]) :
+		    PSKD_RANK_NONE;
+		if (k > 0)
+			rk[k - 1] = pskd_hf_merge(m, id[k - 1], id[k], &nw[k - 1]);
+	}
+}
+
+/*
  * HF's BPE merges on ids[0..n) in place: always the pair that comes first
  * in the merges, the leftmost of equal ones; returns the new count.
  */
@@ -133,14 +169,14 @@ merge_all(const struct pskd_hf_merges *m, uint32_t *ids, size_t n,
 		return n;
 	scratch(s, n);
 	first_pairs(m, ids, n, s->rk, s->nw);
+	if (n <= SMALL)
+		return merge_short(m, ids, n, s->rk, s->nw);
 	p.nx = s->nx;
 	p.pv = s->pv;
 	p.rk = s->rk;
 	p.id = ids;
 	p.nw = s->nw;
 	p.heap = s->heap;
-	if (n <= SMALL)
-		return pskd_merge_scan(&p, (uint32_t)n, pair_rank, (void *)m);
 	return pskd_merge_heapwise(&p, (uint32_t)n, pair_rank, (void *)m);
 }
 

@@ -228,6 +228,12 @@ plain(const unsigned char *p, const unsigned char *end)
 			p++;
 			continue;
 		}
+		/* Two bytes (ByteLevel's alphabet, most of Europe's): inline. */
+		if (*p >= 0xc2 && *p <= 0xdf && end - p >= 2 &&
+		    (p[1] & 0xc0) == 0x80) {
+			p += 2;
+			continue;
+		}
 		if ((k = pskd_utf8_decode(p, (size_t)(end - p), &cp)) == 0)
 			return NULL;
 		p += k;

@@ -3,7 +3,7 @@
  * which hands each part to its reader (hf-load-pipeline.c,
  * hf-load-model.c), what the readers share (hf-load.h), and what is
  * worked out once all is read: the ids of the added tokens, the unk and
- * byte-fallback tokens, where words may be cut.  The model is BPE only:
+ * byte-fallback tokens, where words may be cut (hf-cuts.c).  The model is BPE only:
  * vocab, merges as "a b" strings or ["a", "b"] pairs, unk_token,
  * fuse_unk, byte_fallback, ignore_merges, continuing_subword_prefix,
  * end_of_word_suffix.  Anything else a file asks for is refused with the
@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <xxhash.h>
 
 #include "pskd.h"
 #include "hf.h"
@@ -163,6 +165,36 @@ affix(const struct pskd_hf *hf, char **s, size_t *n)
  * later entry replaces the earlier, which is dropped); a token of the
  * model has its id; any other takes the next after the vocab's size.
  */
+/* 1 when two added tokens have the same text (a table of their hashes:
+   Gemma 3 has 6415 of them). */
+static int
+added_twice(const struct pskd_hf *hf)
+{
+	const struct pskd_hf_added *a, *b;
+	size_t size, mask, i, h, *slot;
+	int twice = 0;
+
+	for (size = 16; size < hf->nadded * 2; size *= 2)
+		;
+	mask = size - 1;
+	slot = pskd_xcalloc(size, sizeof(*slot));	/* index + 1 */
+	for (i = 0; i < hf->nadded && !twice; i++) {
+		a = &hf->added[i];
+		for (h = (size_t)XXH3_64bits(a->text, a->len) & mask;
+		    slot[h] != 0; h = (h + 1) & mask) {
+			b = &hf->added[slot[h] - 1];
+			if (b->len == a->len && memcmp(b->text, a->text,
+			    a->len) == 0) {
+				twice = 1;
+				break;
+			}
+		}
+		slot[h] = i + 1;
+	}
+	free(slot);
+	return twice;
+}
+
 static void
 added_ids(struct pskd_hf *hf)
 {
@@ -170,10 +202,11 @@ added_ids(struct pskd_hf *hf)
 	struct pskd_hf_added *a;
 	uint32_t next = hf->vocab.ntokens, id;
 	size_t i, j, k = 0;
+	int twice = added_twice(hf);
 
 	for (i = 0; i < hf->nadded; i++) {
 		a = &hf->added[i];
-		for (j = 0; j < k; j++)
+		for (j = twice ? 0 : k; j < k; j++)
 			if (hf->added[j].len == a->len &&
 			    memcmp(hf->added[j].text, a->text, a->len) == 0)
 				break;
@@ -196,56 +229,6 @@ added_ids(struct pskd_hf *hf)
 	hf->nadded = k;
 	pskd_buf_free(&tok);
 }
-
-/*
- * Where words may be cut without changing their tokens: where no merge
- * can join what is on either side.  A merge makes a merge result from two
- * symbols, so a place no merge result spans is never crossed: before a ▁
- * that follows another character when no merge result holds such a pair
- * (SentencePiece-like vocabularies, where a word is all the text), and
- * around an ASCII character that no merge result holds (digits and line
- * breaks in Llama 2's).  Only when each character is a symbol of its own
- * whatever its neighbours: no prefix or suffix, no whole-word lookup, and
- * no unk to fuse (byte fallback for every byte, or no unk_token).
- */
-static void
-cuts(struct pskd_hf *hf)
-{
-	static const unsigned char bar[3] = { 0xe2, 0x96, 0x81 };
-	const struct pskd_ranks *r = &hf->vocab;
-	const unsigned char *t;
-	unsigned char seen[128];
-	uint32_t k;
-	size_t i, j;
-	unsigned b;
-	int bars = 1;
-
-	if (hf->bytelevel || hf->prefixlen || hf->suffixlen ||
-	    hf->ignore_merges)
-		return;
-	for (b = 0; b < 256 && hf->unk != PSKD_RANK_NONE; b++)
-		if (hf->fallback[b] == PSKD_RANK_NONE)
-			return;
-	memset(seen, 0, sizeof(seen));
-	for (j = 0; j <= hf->merges.mask; j++) {
-		if (hf->merges.slot[j].key == 0)
-			continue;
-		k = hf->merges.slot[j].id;
-		t = r->bytes + r->off[k];
-		for (i = 0; i < r->len[k]; i++) {
-			if (t[i] < 128)
-				seen[t[i]] = 1;
-			if (i > 0 && i + 3 <= r->len[k] &&
-			    memcmp(t + i, bar, 3) == 0 && !(i >= 3 &&
-			    memcmp(t + i - 3, bar, 3) == 0))
-				bars = 0;
-		}
-	}
-	hf->metacut = bars && pskd_ranks_find(r, bar, 3) != PSKD_RANK_NONE;
-	for (b = 0; b < 128; b++)
-		hf->alone[b] = !seen[b];
-}
-
 
 void
 pskd_hf_free(struct pskd_hf *hf)
@@ -368,13 +351,13 @@ pskd_hf_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 			hf->added[i].normalized = 0;
 		hf->anynormalized = 0;
 	}
-	cuts(hf);
 	for (b = 0; b < PSKD_HF_CHARS; b++) {
 		unsigned char u[4];
 
 		hf->charid[b] = pskd_ranks_find(&hf->vocab, u,
 		    pskd_utf8_encode(b, u));
 	}
+	ld_cuts(hf);
 	pskd_buf_free(&l.s);
 	pskd_buf_free(&l.key);
 	return 0;

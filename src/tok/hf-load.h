@@ -64,6 +64,9 @@ void	ld_model(struct ld *l, struct pskd_hf *hf, char **unk);
 /* Then, in a second walk, the vocab and the merges. */
 void	ld_vocab(struct ld *l, struct pskd_hf *hf);
 void	ld_merges(struct ld *l, struct pskd_hf *hf);
+/* Where words may be cut (hf-cuts.c): once the vocab, merges, unk and
+   <0xNN> tokens and charid are known. */
+void	ld_cuts(struct pskd_hf *hf);
 /* A token's text as the vocabulary keeps it (undone if byte-level). */
 void	ld_as_stored(const struct pskd_hf *hf, const unsigned char *s,
 	    size_t n, struct pskd_buf *out);

@@ -25,10 +25,68 @@ is_space(uint32_t cp)
 }
 
 /*
+ * NFC's quick check, by utf8proc's own tables: a character NFC leaves as
+ * it is beside any other such character or ASCII is one of combining
+ * class 0 that no composition takes as its second (utf8proc's comb_index
+ * with 0x8000; Hangul's vowel and final jamo, which compose by rule),
+ * and that NFC maps to itself (it has no canonical decomposition, or
+ * composes back from it).  A run of them is NFC already (UAX #15's quick
+ * check: all Yes, classes not decreasing), and ASCII around it is never
+ * a second either.  Worked out once a character, below U+30000.
+ */
+#define INERT_MAX	0x30000
+
+static int
+nfc_inert(uint32_t cp)
+{
+	static unsigned char *known;	/* 0 not yet, 1 inert, 2 not */
+	const utf8proc_property_t *p;
+	utf8proc_uint8_t u[4], *dst;
+	utf8proc_ssize_t k, len;
+	int inert;
+
+	if (cp >= INERT_MAX)
+		return 0;
+	if (known == NULL)
+		known = pskd_xcalloc(INERT_MAX, 1);
+	if (known[cp] != 0)
+		return known[cp] == 1;
+	p = utf8proc_get_property((utf8proc_int32_t)cp);
+	inert = p->combining_class == 0 && !(p->comb_index != UINT16_MAX &&
+	    (p->comb_index & 0x8000)) && !(cp >= 0x1161 && cp <= 0x1175) &&
+	    !(cp >= 0x11a8 && cp <= 0x11c2);
+	if (inert && p->decomp_seqindex != UINT16_MAX && p->decomp_type == 0) {
+		len = (utf8proc_ssize_t)pskd_utf8_encode(cp, u);
+		k = utf8proc_map(u, len, &dst, (utf8proc_option_t)
+		    (UTF8PROC_STABLE | UTF8PROC_COMPOSE));
+		inert = k == len && memcmp(dst, u, (size_t)k) == 0;
+		if (k >= 0)
+			free(dst);
+	}
+	known[cp] = inert ? 1 : 2;
+	return inert;
+}
+
+/* 1 when s[0..n) is all characters nfc_inert() passes. */
+static int
+nfc_already(const unsigned char *s, size_t n)
+{
+	uint32_t cp;
+	size_t i, k;
+
+	for (i = 0; i < n; i += k)
+		if ((k = pskd_utf8_decode(s + i, n - i, &cp)) == 0 ||
+		    !nfc_inert(cp))
+			return 0;
+	return 1;
+}
+
+/*
  * A Unicode normal form of s[0..n) appended to out.  ASCII is in every
  * form and never combines with what comes before it, so only the stretches
  * from the ASCII character before a non-ASCII run to the next ASCII
- * character go through utf8proc.  0; -1 once out is longer than limit.
+ * character go through utf8proc, and for NFC not those that its quick
+ * check passes.  0; -1 once out is longer than limit.
  */
 static int
 normal_form(const unsigned char *s, size_t n, int opts, struct pskd_buf *out,
@@ -37,6 +95,7 @@ normal_form(const unsigned char *s, size_t n, int opts, struct pskd_buf *out,
 	utf8proc_uint8_t *dst;
 	utf8proc_ssize_t k;
 	size_t i = 0, a, b;
+	int nfc = opts == (UTF8PROC_STABLE | UTF8PROC_COMPOSE);
 
 	while (i < n) {
 		for (a = i; a < n && s[a] < 0x80; a++)
@@ -50,6 +109,11 @@ normal_form(const unsigned char *s, size_t n, int opts, struct pskd_buf *out,
 		pskd_buf_add(out, s + i, a - i);
 		for (b = a + 1; b < n && s[b] >= 0x80; b++)
 			;
+		if (nfc && nfc_already(s + a, b - a)) {
+			pskd_buf_add(out, s + a, b - a);
+			i = b;
+			continue;
+		}
 		k = utf8proc_map(s + a, (utf8proc_ssize_t)(b - a), &dst,
 		    (utf8proc_option_t)opts);
 		if (k < 0) {
@@ -124,8 +188,25 @@ replace(const struct pskd_hf_norm *r, const unsigned char *s, size_t n,
 {
 	static size_t *m, cap;
 	const unsigned char *q;
+	unsigned char *w;
 	size_t k, i, pos = 0;
 
+	if (r->a != NULL && r->alen == 1 && r->blen <= PSKD_HF_GROWTH &&
+	    n * r->blen <= limit) {
+		/* One byte (Llama 2's and Gemma's spaces): in one pass. */
+		pskd_buf_reserve(out, n * r->blen);
+		w = out->p + out->len;
+		for (i = 0; i < n; i++) {
+			if (s[i] != (unsigned char)r->a[0]) {
+				*w++ = s[i];
+				continue;
+			}
+			memcpy(w, r->b, r->blen);
+			w += r->blen;
+		}
+		out->len = (size_t)(w - out->p);
+		return 0;
+	}
 	if (r->a != NULL) {
 		/* A string: its occurrences, left to right. */
 		while ((q = memmem(s + pos, n - pos, r->a, r->alen)) != NULL) {

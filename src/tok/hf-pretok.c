@@ -106,11 +106,12 @@ char_spans(int (*pred)(uint32_t, const void *), const void *arg,
 		span_add(last, n, 0);
 }
 
+/* Digits' digits: Rust's char::is_numeric, \p{N} (not only 0-9). */
 static int
 is_digit(uint32_t cp, const void *arg)
 {
 	(void)arg;
-	return cp >= '0' && cp <= '9';
+	return (pskd_pretok_class(cp) & PSKD_CLASS_N) != 0;
 }
 
 static int

@@ -140,8 +140,15 @@ struct pskd_hf {
 						   end_of_word_suffix */
 	size_t		 prefixlen, suffixlen;
 	uint32_t	 fallback[256];	/* <0xNN>'s id, or PSKD_RANK_NONE */
-	int		 metacut;	/* words may be cut before a ▁ */
-	unsigned char	 alone[128];	/* and around these (hf-load.c) */
+	/*
+	 * Where words may be cut (hf-cuts.c): before a ▁ when metacut and
+	 * barafter[c] of the byte c before it (128: any byte >= 128), and
+	 * around the ASCII characters with alone[].
+	 */
+	int		 metacut;
+	unsigned char	 barafter[129];
+	unsigned char	 alone[128];
+	unsigned char	 stop[256];	/* the first bytes of both */
 	/* The token of each character below PSKD_HF_CHARS, or NONE. */
 #define PSKD_HF_CHARS	2048
 	uint32_t	 charid[PSKD_HF_CHARS];

