@@ -358,6 +358,10 @@ struct x_decon {
 	struct pskd_buf	 ntext, seps;
 	uint64_t	*wh;
 	size_t		 whcap;
+	uint64_t	*key;		/* its n-grams' keys */
+	size_t		 keycap;
+	size_t		*cand;		/* those the prefilter lets through */
+	size_t		 candcap;
 	uint64_t	 docno;
 	size_t		 nfound;	/* the items it matched */
 };
