@@ -222,11 +222,8 @@ one_document(void)
 			if (ix.dir != NULL)
 				x_index_record(&ix, rep);
 		} else {
-			if ((rep = x_index_find(&ix, u[i].hash, 0, &v)) == -1)
-				pskd_errx(PSKD_EXIT_DATA, "%s: a segment is "
-				    "damaged", ix.dir);
-			if (!rep && x_index_add(&ix, u[i].hash, doc, err,
-			    sizeof(err)) == -1)
+			if ((rep = x_index_put(&ix, u[i].hash, doc, &v, err,
+			    sizeof(err))) == -1)
 				pskd_errx(PSKD_EXIT_DATA, "%s", err);
 		}
 		xd.rep[i] = (unsigned char)rep;

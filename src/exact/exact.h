@@ -97,26 +97,32 @@ int	x_grain_parse(const char *s, struct x_params *p);
  * document a unit first came in, counted from the run's first), ordered:
  * a hash's home slot grows with it and the occupied slots hold the hashes
  * in ascending order, so a lookup stops at the first larger one, the
- * table grows in place (by a fifth, at 90 % full: 13 to 16 bytes a
- * hash), and a spill writes it out as it lies.
+ * table grows in place (by a sixth, at 90 % full: 13 to 16 bytes a
+ * hash), and a spill writes it out as it lies.  A slot is the hash and
+ * the value side by side, in host order (x_table_key, x_table_val).
  */
+#define X_TABLE_SLOT	12
+
 struct x_table {
-	uint64_t	*key;		/* 0: empty */
-	uint32_t	*val;
+	unsigned char	*slot;		/* a hash of 0: empty */
 	size_t		 cap;		/* home slots */
 	size_t		 size;		/* slots, cap and room at the top */
 	size_t		 n;
-	size_t		 keyres, valres;	/* bytes mapped */
+	size_t		 res;		/* bytes mapped */
 };
 
 void	x_table_init(struct x_table *t);
 void	x_table_free(struct x_table *t);
 /* 1 and the value when h is there, else 0. */
 int	x_table_find(const struct x_table *t, uint64_t h, uint32_t *val);
-/* Add h, which is not there. */
-void	x_table_add(struct x_table *t, uint64_t h, uint32_t val);
+/* 1 and the value when h is there, else 0 and h added with val. */
+int	x_table_put(struct x_table *t, uint64_t h, uint32_t val,
+	    uint32_t *old);
 void	x_table_prefetch(const struct x_table *t, uint64_t h);
 size_t	x_table_memory(const struct x_table *t);
+/* Slot i's hash (0: empty) and value. */
+uint64_t x_table_key(const struct x_table *t, size_t i);
+uint32_t x_table_val(const struct x_table *t, size_t i);
 
 /* ---- seg.c: sorted segments of hashes on disk --------------------------- */
 
@@ -228,9 +234,12 @@ int	x_index_open(struct x_index *ix, const char *dir,
 int	x_index_find(struct x_index *ix, uint64_t h, int committed,
 	    uint64_t *doc);
 void	x_index_prefetch(const struct x_index *ix, uint64_t h);
-/* Add h, first seen in document doc; may spill.  0 or -1 with err. */
-int	x_index_add(struct x_index *ix, uint64_t h, uint64_t doc, char *err,
-	    size_t errsize);
+/*
+ * Exact mode: 1 and the document h first came in when it is held, else
+ * 0 and h added as first seen in doc (may spill); -1 with err.
+ */
+int	x_index_put(struct x_index *ix, uint64_t h, uint64_t doc,
+	    uint64_t *first, char *err, size_t errsize);
 /* Bloom: 1 when h was held, else 0 and h added. */
 int	x_index_bloom(struct x_index *ix, uint64_t h);
 /* The input a document is of, and its line there (from 1). */
