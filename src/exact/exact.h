@@ -97,7 +97,7 @@ int	x_grain_parse(const char *s, struct x_params *p);
  * document a unit first came in, counted from the run's first), ordered:
  * a hash's home slot grows with it and the occupied slots hold the hashes
  * in ascending order, so a lookup stops at the first larger one, the
- * table grows in place (by a sixth, at 90 % full: 13 to 16 bytes a
+ * table grows in place (by a sixth, at 90 % full: 13.5 to 15.8 bytes a
  * hash), and a spill writes it out as it lies.  A slot is the hash and
  * the value side by side, in host order (x_table_key, x_table_val).
  */

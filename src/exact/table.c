@@ -7,11 +7,12 @@
  * to the next empty slot; and the table grows in place: the hashes are
  * packed against the top of the larger mapping (each moves up, none over
  * another not yet moved), then laid out again from the bottom, each at
- * its new home or just after the one before (each moves down).  A slot
- * is 12 bytes, the hash and its value side by side (one cache line
- * holds a run of five), in one mapping that grows with mremap(2), without
- * a copy, so the memory is the table's: 13.3 to 15.6 bytes a hash
- * between 77 % and 90 % full.
+ * its new home or just after the one before (each moves down; should
+ * one have to move up, the room at the top doubles and they are packed
+ * again).  A slot is 12 bytes, the hash and its value side by side (one
+ * cache line holds a run of five), in one mapping that grows with
+ * mremap(2), without a copy, so the memory is the table's: 13.5 to 15.8
+ * bytes a hash between 77 % and 90 % full.
  */
 #define _GNU_SOURCE
 #include <sys/mman.h>
@@ -157,26 +158,12 @@ pack_top(struct x_table *t, size_t from, size_t to)
 }
 
 /*
- * Whether the packed hashes fit laid out from the bottom with cap home
- * slots: each no higher than where it is packed.
+ * Lay the packed hashes out from the bottom with cap home slots, each at
+ * its home or just after the one before: 0, or -1 at the first that would
+ * have to move up (the room at the top is too small), those before it
+ * laid out, the table still in order.
  */
 static int
-fits(const struct x_table *t, size_t size, size_t cap)
-{
-	size_t r, p = 0, pos;
-
-	for (r = size - t->n; r < size; r++) {
-		pos = home(key(t, r), cap);
-		if (pos < p)
-			pos = p;
-		if (pos > r)
-			return 0;
-		p = pos + 1;
-	}
-	return 1;
-}
-
-static void
 spread(struct x_table *t, size_t size, size_t cap)
 {
 	size_t r, p = 0, pos;
@@ -185,9 +172,12 @@ spread(struct x_table *t, size_t size, size_t cap)
 		pos = home(key(t, r), cap);
 		if (pos < p)
 			pos = p;
+		if (pos > r)
+			return -1;
 		move(t, r, pos);
 		p = pos + 1;
 	}
+	return 0;
 }
 
 static void
@@ -200,12 +190,11 @@ grow(struct x_table *t)
 		map_grow(t, SLOT * size);
 		/* New pages of an anonymous mapping are zero: empty. */
 		pack_top(t, from, size);
-		if (fits(t, size, cap))
+		if (spread(t, size, cap) == 0)
 			break;
 		from = size;
 		size = cap + 2 * (size - cap);
 	}
-	spread(t, size, cap);
 	t->cap = cap;
 	t->size = size;
 }
