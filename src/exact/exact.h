@@ -67,6 +67,9 @@ struct x_units {
 	size_t		 nsent, sentcap;
 	size_t		*soff;		/* X_SPAN: each's normalised content */
 	size_t		 soffcap;
+	/* Told each unit's hash as soon as it has it, if not NULL. */
+	void		(*hashed)(void *, uint64_t);
+	void		*harg;
 };
 
 void	x_units_init(struct x_units *u, const struct x_params *p);

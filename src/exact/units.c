@@ -101,6 +101,8 @@ piece(struct x_units *u, uint32_t k, const unsigned char *s, size_t off,
 		return;
 	x = unit_add(u);
 	x->hash = hash(u->ntext.p, u->ntext.len);
+	if (u->hashed != NULL)
+		u->hashed(u->harg, x->hash);
 	x->member = k;
 	x->off = off;
 	x->end = end;
@@ -253,6 +255,8 @@ spans(struct x_units *u, size_t a, size_t b)
 		x->member = u->sent[i].member;
 		x->hash = hash(u->ntext.p + u->soff[i], u->soff[i + w] -
 		    u->soff[i] - 1);
+		if (u->hashed != NULL)
+			u->hashed(u->harg, x->hash);
 	}
 }
 
