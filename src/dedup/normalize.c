@@ -558,13 +558,16 @@ chunk32(const struct avx2_ctx *c, struct norm_out *o, const unsigned char *p,
 }
 
 /*
- * ASCII text from s[i..end) 32 bytes at a time, the last few from a
- * padded copy; returns where it stopped: end, or a byte of 0x80 or more.
- * It works on a copy of *o, which the stores cannot alias.
+ * ASCII text from s[i..end) 32 bytes at a time, the last few read in
+ * place when 32 bytes may be read there (up to readable: chunk32 ignores
+ * what follows the text), else from a padded copy; returns where it
+ * stopped: end, or a byte of 0x80 or more.  It works on a copy of *o,
+ * which the stores cannot alias.
  */
 AVX2 static size_t
 norm_avx2(const struct pskd_norm *nm, struct norm_out *out,
-    const unsigned char *s, size_t i, size_t end, int collapse)
+    const unsigned char *s, size_t i, size_t end, size_t readable,
+    int collapse)
 {
 	struct avx2_ctx c;
 	struct norm_out o = *out;
@@ -588,6 +591,8 @@ norm_avx2(const struct pskd_norm *nm, struct norm_out *out,
 	for (;;) {
 		if (end - i >= 32)
 			took = chunk32(&c, &o, s + i, 32);
+		else if (i < end && readable - i >= 32)
+			took = chunk32(&c, &o, s + i, end - i);
 		else if (i < end) {
 			memset(tail, 0, sizeof(tail));
 			memcpy(tail, s + i, end - i);
@@ -619,6 +624,14 @@ int
 pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
     const unsigned char *s, size_t n, int words, struct pskd_buf *seps)
 {
+	return pskd_norm_text_in(nm, out, s, n, 0, words, seps);
+}
+
+int
+pskd_norm_text_in(const struct pskd_norm *nm, struct pskd_buf *out,
+    const unsigned char *s, size_t n, size_t slack, int words,
+    struct pskd_buf *seps)
+{
 	struct norm_out o;
 	size_t i = 0, lim, end, start = out->len;
 	int collapse = words || (nm->flags & PSKD_NORM_SPACE);
@@ -645,7 +658,7 @@ pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 		end = nm->max != 0 && n - i > STEP ? i + STEP : n;
 #ifdef HAVE_AVX2
 		if (nm->avx2) {
-			i = norm_avx2(nm, &o, s, i, end, collapse);
+			i = norm_avx2(nm, &o, s, i, end, n + slack, collapse);
 			/*
 			 * The code points of a run outside ASCII, and the
 			 * single ASCII bytes (spaces) between them.
