@@ -100,21 +100,22 @@ int	x_grain_parse(const char *s, struct x_params *p);
  * document a unit first came in, counted from the run's first), ordered:
  * a hash's home slot grows with it and the occupied slots hold the hashes
  * in ascending order, so a lookup stops at the first larger one, the
- * table grows in place (by a sixth, at 90 % full: 13.5 to 15.8 bytes a
- * hash), and a spill writes it out as it lies.  A slot is the hash and
- * the value side by side, in host order (x_table_key, x_table_val).
+ * table grows in place (table.c: 13.5 to 15.8 bytes a hash, 10.2 to
+ * 13.5 without values), and a spill writes it out as it lies.  A slot is
+ * the hash and the value side by side, in host order (x_table_key,
+ * x_table_val), or the hash alone when the values are not wanted.
  */
-#define X_TABLE_SLOT	12
-
 struct x_table {
 	unsigned char	*slot;		/* a hash of 0: empty */
+	size_t		 w;		/* bytes a slot: 12, or 8 without values */
 	size_t		 cap;		/* home slots */
 	size_t		 size;		/* slots, cap and room at the top */
 	size_t		 n;
 	size_t		 res;		/* bytes mapped */
 };
 
-void	x_table_init(struct x_table *t);
+/* vals: whether the values are wanted (else each reads as 0). */
+void	x_table_init(struct x_table *t, int vals);
 void	x_table_free(struct x_table *t);
 /* 1 and the value when h is there, else 0. */
 int	x_table_find(const struct x_table *t, uint64_t h, uint32_t *val);
@@ -208,6 +209,7 @@ struct x_index {
 	struct x_seg	*seg;		/* committed or spilled, in order */
 	size_t		 nseg;
 	struct x_table	 mem;		/* this run's, since the last spill */
+	int		 vals;		/* with each unit's document */
 	uint64_t	 base;		/* the document of mem's value 0 */
 	uint64_t	 memlimit;	/* -m */
 	struct x_bloom	 bf;

@@ -144,8 +144,10 @@ x_index_open(struct x_index *ix, const char *dir, const struct x_params *p,
 	ix->memlimit = memlimit;
 	ix->nextfile = 1;
 	ix->d.lockfd = -1;
+	/* The document a unit first came in: for -i, and doc's verdicts. */
+	ix->vals = dir != NULL || p->grain == X_DOC;
 	if (!bloom)
-		x_table_init(&ix->mem);
+		x_table_init(&ix->mem, ix->vals);
 	if (dir == NULL)
 		return bloom ? bloom_map(ix, err, errsize) : 0;
 	ix->dir = pskd_xstrdup(dir);
@@ -387,7 +389,7 @@ x_index_spill(struct x_index *ix, char *err, size_t errsize)
 	free(path);
 	ix->changed = 1;
 	x_table_free(&ix->mem);
-	x_table_init(&ix->mem);
+	x_table_init(&ix->mem, ix->vals);
 	return 0;
 }
 
