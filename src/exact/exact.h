@@ -339,8 +339,8 @@ struct x_item {
 /* An n-gram of an item: its key and its normalised bytes in the pool. */
 struct x_gram {
 	uint64_t	 key;
-	uint32_t	 item;
 	uint64_t	 off;
+	uint32_t	 item;
 	uint32_t	 len;
 };
 
