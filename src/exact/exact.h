@@ -101,7 +101,7 @@ int	x_grain_parse(const char *s, struct x_params *p);
  * a hash's home slot grows with it and the occupied slots hold the hashes
  * in ascending order, so a lookup stops at the first larger one, the
  * table grows in place (table.c: 13.5 to 15.8 bytes a hash, 10.2 to
- * 13.5 without values), and a spill writes it out as it lies.  A slot is
+ * 13.6 without values), and a spill writes it out as it lies.  A slot is
  * the hash and the value side by side, in host order (x_table_key,
  * x_table_val), or the hash alone when the values are not wanted.
  */

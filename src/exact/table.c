@@ -13,7 +13,7 @@
  * cache line holds a run of five), or the hash alone (8 bytes) when no
  * value is wanted, in one mapping that grows with mremap(2), without a
  * copy, so the memory is the table's: 13.5 to 15.8 bytes a hash between
- * 77 % and 90 % full (10.2 to 13.5 without values, 60 % to 80 %).
+ * 77 % and 90 % full (10.2 to 13.6 without values, 60 % to 80 %).
  */
 #define _GNU_SOURCE
 #include <sys/mman.h>
