@@ -561,8 +561,10 @@ chunk32(const struct avx2_ctx *c, struct norm_out *o, const unsigned char *p,
  * ASCII text from s[i..end) 32 bytes at a time, the last few read in
  * place when 32 bytes may be read there (up to readable: chunk32 ignores
  * what follows the text), else from a padded copy; returns where it
- * stopped: end, or a byte of 0x80 or more.  It works on a copy of *o,
- * which the stores cannot alias.
+ * stopped: end, or a byte of 0x80 or more.  It works on a copy of the
+ * fields of *out it uses, which the stores cannot alias (copied one by
+ * one: the caller has just stored the room beside them, and a wider load
+ * over it would wait for those stores).
  */
 AVX2 static size_t
 norm_avx2(const struct pskd_norm *nm, struct norm_out *out,
@@ -570,7 +572,7 @@ norm_avx2(const struct pskd_norm *nm, struct norm_out *out,
     int collapse)
 {
 	struct avx2_ctx c;
-	struct norm_out o = *out;
+	struct norm_out o;
 	unsigned char tail[32];
 	size_t took;
 
@@ -588,6 +590,11 @@ norm_avx2(const struct pskd_norm *nm, struct norm_out *out,
 	c.spos = nm->spos;
 	c.scount = nm->scount;
 	c.collapse = collapse;
+	o.q = out->q;
+	o.l = out->l;
+	o.sv = out->sv;
+	o.ns = out->ns;
+	o.sp = out->sp;
 	for (;;) {
 		if (end - i >= 32)
 			took = chunk32(&c, &o, s + i, 32);
@@ -603,7 +610,9 @@ norm_avx2(const struct pskd_norm *nm, struct norm_out *out,
 		if (took < 32)
 			break;
 	}
-	*out = o;
+	out->l = o.l;
+	out->ns = o.ns;
+	out->sp = o.sp;
 	return i;
 }
 #endif
