@@ -192,6 +192,15 @@ again_unit(uint64_t h, uint64_t doc, size_t n)
 	return docset_seen(h, n);
 }
 
+/* A unit's hash known: where it will be looked up read in the meantime. */
+static void
+hashed(void *arg, uint64_t h)
+{
+	(void)arg;
+	if (!in.again)
+		x_index_prefetch(&ix, h);
+}
+
 /* The document the stage holds: its units decided, its verdict. */
 static void
 one_document(void)
@@ -207,8 +216,6 @@ one_document(void)
 	u = xd.u.v;
 	if (in.again && !ix.bloom && n > 0)
 		memset(docset, 0, docsetcap * sizeof(*docset));
-	for (i = 0; i < n && !in.again; i++)
-		x_index_prefetch(&ix, u[i].hash);
 	for (i = 0; i < n; i++) {
 		if (in.again && ix.bloom) {
 			if (in.abit >= 8 * (uint64_t)in.arec.len)
@@ -222,11 +229,8 @@ one_document(void)
 			if (ix.dir != NULL)
 				x_index_record(&ix, rep);
 		} else {
-			if ((rep = x_index_find(&ix, u[i].hash, 0, &v)) == -1)
-				pskd_errx(PSKD_EXIT_DATA, "%s: a segment is "
-				    "damaged", ix.dir);
-			if (!rep && x_index_add(&ix, u[i].hash, doc, err,
-			    sizeof(err)) == -1)
+			if ((rep = x_index_put(&ix, u[i].hash, doc, &v, err,
+			    sizeof(err))) == -1)
 				pskd_errx(PSKD_EXIT_DATA, "%s", err);
 		}
 		xd.rep[i] = (unsigned char)rep;
@@ -387,6 +391,7 @@ online(int argc, char **argv)
 	    opt.mem, err, sizeof(err)) == -1)
 		pskd_errx(PSKD_EXIT_DATA, "%s", err);
 	x_decide_init(&xd, &opt.p, opt.min);
+	xd.u.hashed = hashed;
 	stage_options();
 	st.seen = seen;
 	pskd_stage_open(&st, argc, argv);

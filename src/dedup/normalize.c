@@ -558,16 +558,21 @@ chunk32(const struct avx2_ctx *c, struct norm_out *o, const unsigned char *p,
 }
 
 /*
- * ASCII text from s[i..end) 32 bytes at a time, the last few from a
- * padded copy; returns where it stopped: end, or a byte of 0x80 or more.
- * It works on a copy of *o, which the stores cannot alias.
+ * ASCII text from s[i..end) 32 bytes at a time, the last few read in
+ * place when 32 bytes may be read there (up to readable: chunk32 ignores
+ * what follows the text), else from a padded copy; returns where it
+ * stopped: end, or a byte of 0x80 or more.  It works on a copy of the
+ * fields of *out it uses, which the stores cannot alias (copied one by
+ * one: the caller has just stored the room beside them, and a wider load
+ * over it would wait for those stores).
  */
 AVX2 static size_t
 norm_avx2(const struct pskd_norm *nm, struct norm_out *out,
-    const unsigned char *s, size_t i, size_t end, int collapse)
+    const unsigned char *s, size_t i, size_t end, size_t readable,
+    int collapse)
 {
 	struct avx2_ctx c;
-	struct norm_out o = *out;
+	struct norm_out o;
 	unsigned char tail[32];
 	size_t took;
 
@@ -585,9 +590,16 @@ norm_avx2(const struct pskd_norm *nm, struct norm_out *out,
 	c.spos = nm->spos;
 	c.scount = nm->scount;
 	c.collapse = collapse;
+	o.q = out->q;
+	o.l = out->l;
+	o.sv = out->sv;
+	o.ns = out->ns;
+	o.sp = out->sp;
 	for (;;) {
 		if (end - i >= 32)
 			took = chunk32(&c, &o, s + i, 32);
+		else if (i < end && readable - i >= 32)
+			took = chunk32(&c, &o, s + i, end - i);
 		else if (i < end) {
 			memset(tail, 0, sizeof(tail));
 			memcpy(tail, s + i, end - i);
@@ -598,7 +610,9 @@ norm_avx2(const struct pskd_norm *nm, struct norm_out *out,
 		if (took < 32)
 			break;
 	}
-	*out = o;
+	out->l = o.l;
+	out->ns = o.ns;
+	out->sp = o.sp;
 	return i;
 }
 #endif
@@ -618,6 +632,14 @@ over(const struct pskd_norm *nm, const struct norm_out *o)
 int
 pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
     const unsigned char *s, size_t n, int words, struct pskd_buf *seps)
+{
+	return pskd_norm_text_in(nm, out, s, n, 0, words, seps);
+}
+
+int
+pskd_norm_text_in(const struct pskd_norm *nm, struct pskd_buf *out,
+    const unsigned char *s, size_t n, size_t slack, int words,
+    struct pskd_buf *seps)
 {
 	struct norm_out o;
 	size_t i = 0, lim, end, start = out->len;
@@ -645,7 +667,7 @@ pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 		end = nm->max != 0 && n - i > STEP ? i + STEP : n;
 #ifdef HAVE_AVX2
 		if (nm->avx2) {
-			i = norm_avx2(nm, &o, s, i, end, collapse);
+			i = norm_avx2(nm, &o, s, i, end, n + slack, collapse);
 			/*
 			 * The code points of a run outside ASCII, and the
 			 * single ASCII bytes (spaces) between them.

@@ -70,5 +70,12 @@ void	pskd_norm_init(struct pskd_norm *nm, unsigned flags);
  */
 int	pskd_norm_text(const struct pskd_norm *nm, struct pskd_buf *out,
 	    const unsigned char *s, size_t n, int words, struct pskd_buf *seps);
+/*
+ * The same, when the slack bytes after the text, s[n..n + slack), may be
+ * read (they are not normalised): a short text is then read in place.
+ */
+int	pskd_norm_text_in(const struct pskd_norm *nm, struct pskd_buf *out,
+	    const unsigned char *s, size_t n, size_t slack, int words,
+	    struct pskd_buf *seps);
 
 #endif /* PSKD_NORMALIZE_H */

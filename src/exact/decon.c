@@ -39,6 +39,22 @@ word(const uint32_t *sv, size_t nw, size_t len, size_t k, size_t *a,
 }
 
 /*
+ * The hash of a word p[0..len), 8 bytes readable at p: a word of up to 8
+ * bytes mixed as one number (most are), a longer one by XXH3.  It only
+ * picks candidates, which are confirmed byte for byte.
+ */
+static inline uint64_t
+word_hash(const unsigned char *p, size_t len)
+{
+	uint64_t w;
+
+	if (len > 8)
+		return XXH3_64bits(p, len);
+	w = pskd_get_le64(p) & (~0ULL >> (64 - 8 * len));
+	return x_fmix64(w ^ (uint64_t)len << 59 ^ 0x9e3779b97f4a7c15ULL);
+}
+
+/*
  * Normalise text into x->ntext and hash its words into x->wh; returns
  * the number of words.
  */
@@ -59,9 +75,12 @@ words(struct x_decon *x, const unsigned char *text, size_t len)
 		x->wh = pskd_xreallocarray(x->wh, x->whcap, sizeof(*x->wh));
 	}
 	sv = (const uint32_t *)(void *)x->seps.p;
+	/* Eight zero bytes after the text, so a short word loads whole. */
+	pskd_buf_reserve(&x->ntext, 8);
+	memset(x->ntext.p + x->ntext.len, 0, 8);
 	for (k = 0; k < nw; k++) {
 		word(sv, nw, x->ntext.len, k, &a, &b);
-		x->wh[k] = XXH3_64bits(x->ntext.p + a, b - a);
+		x->wh[k] = word_hash(x->ntext.p + a, b - a);
 	}
 	return nw;
 }
@@ -274,13 +293,35 @@ probe(struct x_decon *x, uint64_t key, const unsigned char *p, size_t len,
 	}
 }
 
+#define AHEAD	32	/* n-grams between a prefetch and its use */
+
+/* Whether the prefilter has key's bit. */
+static inline int
+maybe(const struct x_decon *x, uint64_t key)
+{
+	size_t bi = (size_t)(key >> (64 - x->bitbits));
+
+	return x->bits[bi / 64] >> (bi % 64) & 1;
+}
+
+static inline void
+bit_prefetch(const struct x_decon *x, uint64_t key)
+{
+	__builtin_prefetch(&x->bits[(size_t)(key >> (64 - x->bitbits)) / 64]);
+}
+
+/*
+ * The keys of the text's n-grams first, then the prefilter read a
+ * stride ahead of the test, and the table likewise for the n-grams it
+ * let through (in text order, as one loop would).
+ */
 size_t
 x_decon_doc(struct x_decon *x, const unsigned char *text, size_t len,
     struct x_match *m)
 {
 	const uint32_t *sv;
-	size_t nw, i, a, b, bi;
-	uint64_t h = 0, key;
+	size_t nw, ng, nc, i, a, b;
+	uint64_t h = 0, *key;
 
 	x->docno++;
 	x->nfound = 0;
@@ -288,15 +329,43 @@ x_decon_doc(struct x_decon *x, const unsigned char *text, size_t len,
 	if (x->ngram == 0 || (nw = words(x, text, len)) < x->n)
 		return 0;
 	sv = (const uint32_t *)(void *)x->seps.p;
-	for (i = 0; i + x->n <= nw; i++) {
+	ng = nw - x->n + 1;
+	if (ng > x->keycap) {
+		x->keycap = ng + ng / 2;
+		x->key = pskd_xreallocarray(x->key, x->keycap,
+		    sizeof(*x->key));
+	}
+	key = x->key;
+	for (i = 0; i < ng; i++) {
 		h = roll(x, h, i);
-		key = x_fmix64(h);
-		bi = (size_t)(key >> (64 - x->bitbits));
-		if (!(x->bits[bi / 64] >> (bi % 64) & 1))
-			continue;
-		word(sv, nw, x->ntext.len, i, &a, &b);
-		word(sv, nw, x->ntext.len, i + x->n - 1, &b, &b);
-		probe(x, key, x->ntext.p + a, b - a, m);
+		key[i] = x_fmix64(h);
+	}
+	for (i = 0; i < ng && i < AHEAD; i++)
+		bit_prefetch(x, key[i]);
+	/* The candidates' indices, packed at the front of x->cand. */
+	if (ng > x->candcap) {
+		x->candcap = ng + ng / 2;
+		x->cand = pskd_xreallocarray(x->cand, x->candcap,
+		    sizeof(*x->cand));
+	}
+	for (i = nc = 0; i < ng; i++) {
+		if (i + AHEAD < ng)
+			bit_prefetch(x, key[i + AHEAD]);
+		x->cand[nc] = i;
+		nc += (size_t)maybe(x, key[i]);
+	}
+	for (i = 0; i < nc && i < AHEAD; i++)
+		__builtin_prefetch(&x->slot[key[x->cand[i]] >>
+		    (64 - x->slotbits)]);
+	for (i = 0; i < nc; i++) {
+		size_t c = x->cand[i];
+
+		if (i + AHEAD < nc)
+			__builtin_prefetch(&x->slot[key[x->cand[i + AHEAD]] >>
+			    (64 - x->slotbits)]);
+		word(sv, nw, x->ntext.len, c, &a, &b);
+		word(sv, nw, x->ntext.len, c + x->n - 1, &b, &b);
+		probe(x, key[c], x->ntext.p + a, b - a, m);
 	}
 	return x->nfound;
 }
@@ -317,6 +386,8 @@ x_decon_free(struct x_decon *x)
 	free(x->bits);
 	free(x->dup);
 	free(x->wh);
+	free(x->key);
+	free(x->cand);
 	free(x->nm.memo);
 	pskd_buf_free(&x->pool);
 	pskd_buf_free(&x->ntext);

@@ -67,6 +67,9 @@ struct x_units {
 	size_t		 nsent, sentcap;
 	size_t		*soff;		/* X_SPAN: each's normalised content */
 	size_t		 soffcap;
+	/* Told each unit's hash as soon as it has it, if not NULL. */
+	void		(*hashed)(void *, uint64_t);
+	void		*harg;
 };
 
 void	x_units_init(struct x_units *u, const struct x_params *p);
@@ -97,26 +100,33 @@ int	x_grain_parse(const char *s, struct x_params *p);
  * document a unit first came in, counted from the run's first), ordered:
  * a hash's home slot grows with it and the occupied slots hold the hashes
  * in ascending order, so a lookup stops at the first larger one, the
- * table grows in place (by a fifth, at 90 % full: 13 to 16 bytes a
- * hash), and a spill writes it out as it lies.
+ * table grows in place (table.c: 13.5 to 15.8 bytes a hash, 10.2 to
+ * 13.6 without values), and a spill writes it out as it lies.  A slot is
+ * the hash and the value side by side, in host order (x_table_key,
+ * x_table_val), or the hash alone when the values are not wanted.
  */
 struct x_table {
-	uint64_t	*key;		/* 0: empty */
-	uint32_t	*val;
+	unsigned char	*slot;		/* a hash of 0: empty */
+	size_t		 w;		/* bytes a slot: 12, or 8 without values */
 	size_t		 cap;		/* home slots */
 	size_t		 size;		/* slots, cap and room at the top */
 	size_t		 n;
-	size_t		 keyres, valres;	/* bytes mapped */
+	size_t		 res;		/* bytes mapped */
 };
 
-void	x_table_init(struct x_table *t);
+/* vals: whether the values are wanted (else each reads as 0). */
+void	x_table_init(struct x_table *t, int vals);
 void	x_table_free(struct x_table *t);
 /* 1 and the value when h is there, else 0. */
 int	x_table_find(const struct x_table *t, uint64_t h, uint32_t *val);
-/* Add h, which is not there. */
-void	x_table_add(struct x_table *t, uint64_t h, uint32_t val);
+/* 1 and the value when h is there, else 0 and h added with val. */
+int	x_table_put(struct x_table *t, uint64_t h, uint32_t val,
+	    uint32_t *old);
 void	x_table_prefetch(const struct x_table *t, uint64_t h);
 size_t	x_table_memory(const struct x_table *t);
+/* Slot i's hash (0: empty) and value. */
+uint64_t x_table_key(const struct x_table *t, size_t i);
+uint32_t x_table_val(const struct x_table *t, size_t i);
 
 /* ---- seg.c: sorted segments of hashes on disk --------------------------- */
 
@@ -199,6 +209,7 @@ struct x_index {
 	struct x_seg	*seg;		/* committed or spilled, in order */
 	size_t		 nseg;
 	struct x_table	 mem;		/* this run's, since the last spill */
+	int		 vals;		/* with each unit's document */
 	uint64_t	 base;		/* the document of mem's value 0 */
 	uint64_t	 memlimit;	/* -m */
 	struct x_bloom	 bf;
@@ -228,9 +239,12 @@ int	x_index_open(struct x_index *ix, const char *dir,
 int	x_index_find(struct x_index *ix, uint64_t h, int committed,
 	    uint64_t *doc);
 void	x_index_prefetch(const struct x_index *ix, uint64_t h);
-/* Add h, first seen in document doc; may spill.  0 or -1 with err. */
-int	x_index_add(struct x_index *ix, uint64_t h, uint64_t doc, char *err,
-	    size_t errsize);
+/*
+ * Exact mode: 1 and the document h first came in when it is held, else
+ * 0 and h added as first seen in doc (may spill); -1 with err.
+ */
+int	x_index_put(struct x_index *ix, uint64_t h, uint64_t doc,
+	    uint64_t *first, char *err, size_t errsize);
 /* Bloom: 1 when h was held, else 0 and h added. */
 int	x_index_bloom(struct x_index *ix, uint64_t h);
 /* The input a document is of, and its line there (from 1). */
@@ -325,8 +339,8 @@ struct x_item {
 /* An n-gram of an item: its key and its normalised bytes in the pool. */
 struct x_gram {
 	uint64_t	 key;
-	uint32_t	 item;
 	uint64_t	 off;
+	uint32_t	 item;
 	uint32_t	 len;
 };
 
@@ -358,6 +372,10 @@ struct x_decon {
 	struct pskd_buf	 ntext, seps;
 	uint64_t	*wh;
 	size_t		 whcap;
+	uint64_t	*key;		/* its n-grams' keys */
+	size_t		 keycap;
+	size_t		*cand;		/* those the prefilter lets through */
+	size_t		 candcap;
 	uint64_t	 docno;
 	size_t		 nfound;	/* the items it matched */
 };

@@ -117,14 +117,14 @@ src_next(struct src *c, uint64_t base)
 		c->i++;
 		return;
 	}
-	while (c->i < c->end && c->t->key[c->i] == 0)
+	while (c->i < c->end && x_table_key(c->t, c->i) == 0)
 		c->i++;
 	if (c->i == c->end) {
 		c->done = 1;
 		return;
 	}
-	c->key = c->t->key[c->i];
-	c->val = base + c->t->val[c->i];
+	c->key = x_table_key(c->t, c->i);
+	c->val = base + x_table_val(c->t, c->i);
 	c->i++;
 }
 

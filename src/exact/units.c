@@ -54,10 +54,11 @@ x_units_free(struct x_units *u)
 
 /*
  * The content s[0..n) normalised, appended to u->ntext (raw: as it is);
- * 0 when that is nothing, or when the content is only white space.
+ * 0 when that is nothing, or when the content is only white space.  The
+ * member goes on for slack bytes after it.
  */
 static int
-content(struct x_units *u, const unsigned char *s, size_t n)
+content(struct x_units *u, const unsigned char *s, size_t n, size_t slack)
 {
 	size_t start = u->ntext.len;
 
@@ -66,7 +67,8 @@ content(struct x_units *u, const unsigned char *s, size_t n)
 	if (u->p.raw)
 		pskd_buf_add(&u->ntext, s, n);
 	else
-		(void)pskd_norm_text(&u->nm, &u->ntext, s, n, 0, NULL);
+		(void)pskd_norm_text_in(&u->nm, &u->ntext, s, n, slack, 0,
+		    NULL);
 	return u->ntext.len > start;
 }
 
@@ -89,18 +91,23 @@ unit_add(struct x_units *u)
 	return &u->v[u->n++];
 }
 
-/* A line, paragraph or the text: a unit when its content is one. */
+/*
+ * A line, paragraph or the text of the member s[0..n): a unit when its
+ * content is one.
+ */
 static void
-piece(struct x_units *u, uint32_t k, const unsigned char *s, size_t off,
-    size_t cend, size_t end)
+piece(struct x_units *u, uint32_t k, const unsigned char *s, size_t n,
+    size_t off, size_t cend, size_t end)
 {
 	struct x_unit *x;
 
 	u->ntext.len = 0;
-	if (!content(u, s + off, cend - off))
+	if (!content(u, s + off, cend - off, n - cend))
 		return;
 	x = unit_add(u);
 	x->hash = hash(u->ntext.p, u->ntext.len);
+	if (u->hashed != NULL)
+		u->hashed(u->harg, x->hash);
 	x->member = k;
 	x->off = off;
 	x->end = end;
@@ -117,7 +124,7 @@ lines(struct x_units *u, uint32_t k, const unsigned char *s, size_t n)
 		nl = memchr(s + i, '\n', n - i);
 		c = nl ? (size_t)(nl - s) : n;
 		e = nl ? c + 1 : n;
-		piece(u, k, s, i, c, e);
+		piece(u, k, s, n, i, c, e);
 		i = e;
 	}
 }
@@ -141,7 +148,7 @@ paras(struct x_units *u, uint32_t k, const unsigned char *s, size_t n)
 			gap = in;
 		} else {
 			if (in && gap)
-				piece(u, k, s, start, last, i);
+				piece(u, k, s, n, start, last, i);
 			if (!in || gap)
 				start = i;
 			in = 1;
@@ -151,7 +158,7 @@ paras(struct x_units *u, uint32_t k, const unsigned char *s, size_t n)
 		i = e;
 	}
 	if (in)
-		piece(u, k, s, start, last, n);
+		piece(u, k, s, n, start, last, n);
 }
 
 /* The byte after a sentence's end mark at s[j], or 0 if s[j] is none. */
@@ -226,7 +233,7 @@ sentences(struct x_units *u, uint32_t k, const unsigned char *s, size_t n)
 			;
 		for (e = cend; e < n && isw(s[e]); e++)
 			;
-		if (content(u, s + start, ce - start))
+		if (content(u, s + start, ce - start, n - ce))
 			sentence_add(u, k, start, e);
 		i = e;
 	}
@@ -253,6 +260,8 @@ spans(struct x_units *u, size_t a, size_t b)
 		x->member = u->sent[i].member;
 		x->hash = hash(u->ntext.p + u->soff[i], u->soff[i + w] -
 		    u->soff[i] - 1);
+		if (u->hashed != NULL)
+			u->hashed(u->harg, x->hash);
 	}
 }
 
@@ -266,7 +275,7 @@ x_units_doc(struct x_units *u, const struct pskd_doc *d)
 	u->nsent = 0;
 	u->ntext.len = 0;
 	if (u->p.grain == X_DOC) {
-		piece(u, 0, d->text, 0, d->textlen, d->textlen);
+		piece(u, 0, d->text, d->textlen, 0, d->textlen, d->textlen);
 		return u->n;
 	}
 	if (u->soffcap < 2) {

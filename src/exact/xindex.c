@@ -144,8 +144,10 @@ x_index_open(struct x_index *ix, const char *dir, const struct x_params *p,
 	ix->memlimit = memlimit;
 	ix->nextfile = 1;
 	ix->d.lockfd = -1;
+	/* The document a unit first came in: for -i, and doc's verdicts. */
+	ix->vals = dir != NULL || p->grain == X_DOC;
 	if (!bloom)
-		x_table_init(&ix->mem);
+		x_table_init(&ix->mem, ix->vals);
 	if (dir == NULL)
 		return bloom ? bloom_map(ix, err, errsize) : 0;
 	ix->dir = pskd_xstrdup(dir);
@@ -219,20 +221,38 @@ x_index_prefetch(const struct x_index *ix, uint64_t h)
 }
 
 int
-x_index_add(struct x_index *ix, uint64_t h, uint64_t doc, char *err,
-    size_t errsize)
+x_index_put(struct x_index *ix, uint64_t h, uint64_t doc, uint64_t *first,
+    char *err, size_t errsize)
 {
+	uint32_t v;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < ix->nseg; i++)
+		if ((rc = x_seg_find(&ix->seg[i], h, first)) != 0) {
+			if (rc == -1)
+				snprintf(err, errsize, "%s: a segment is "
+				    "damaged", ix->dir);
+			return rc;
+		}
 	if (doc - ix->base >= UINT32_MAX) {
+		if (x_table_find(&ix->mem, h, &v)) {
+			*first = ix->base + v;
+			return 1;
+		}
 		snprintf(err, errsize, "more than %u documents in one run",
 		    UINT32_MAX - 1);
 		return -1;
 	}
-	x_table_add(&ix->mem, h, (uint32_t)(doc - ix->base));
+	if (x_table_put(&ix->mem, h, (uint32_t)(doc - ix->base), &v)) {
+		*first = ix->base + v;
+		return 1;
+	}
 	ix->units++;
-	/* A segment of at least X_SPILL_MIN units, however small -m is. */
 	if (ix->dir != NULL && ix->mem.n >= X_SPILL_MIN &&
-	    x_table_memory(&ix->mem) > ix->memlimit)
-		return x_index_spill(ix, err, errsize);
+	    x_table_memory(&ix->mem) > ix->memlimit &&
+	    x_index_spill(ix, err, errsize) == -1)
+		return -1;
 	return 0;
 }
 
@@ -369,7 +389,7 @@ x_index_spill(struct x_index *ix, char *err, size_t errsize)
 	free(path);
 	ix->changed = 1;
 	x_table_free(&ix->mem);
-	x_table_init(&ix->mem);
+	x_table_init(&ix->mem, ix->vals);
 	return 0;
 }
 

@@ -525,34 +525,113 @@ pskd_json_fields(const unsigned char *line, size_t len,
 	return 0;
 }
 
+#define QUOTE_BLOCK	4096	/* input bytes a reservation covers */
+
+/* Whether one of the 8 bytes of w needs an escape: '"', '\\', < 0x20. */
+static inline int
+quote_any(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t high = 0x8080808080808080ULL;
+	uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+
+	return (((q - ones) & ~q) | ((b - ones) & ~b) |
+	    ((w - ones * 0x20) & ~w)) & high ? 1 : 0;
+}
+
+#ifdef HAVE_RUN32
+/*
+ * For AVX2: plain bytes from p[i] to q, 32 at a time, each chunk stored
+ * whole and the output advanced to its first byte that needs an escape;
+ * stops there, or short of the last 32 bytes before lim.  Returns the
+ * new input offset; *qp advanced.
+ */
+__attribute__((target("avx2,bmi"))) static size_t
+quote32(const unsigned char *p, size_t i, size_t lim, unsigned char **qp)
+{
+	const __m256i quote = _mm256_set1_epi8('"');
+	const __m256i bsl = _mm256_set1_epi8('\\');
+	const __m256i c1f = _mm256_set1_epi8(0x1f);
+	unsigned char *q = *qp;
+	uint32_t m;
+	__m256i v;
+
+	while (i + 32 <= lim) {
+		v = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
+		_mm256_storeu_si256((__m256i *)(void *)q, v);
+		m = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
+		    _mm256_or_si256(_mm256_cmpeq_epi8(v, quote),
+		    _mm256_cmpeq_epi8(v, bsl)),
+		    _mm256_cmpeq_epi8(_mm256_min_epu8(v, c1f), v)));
+		if (m != 0) {
+			i += (size_t)__builtin_ctz(m);
+			q += __builtin_ctz(m);
+			break;
+		}
+		i += 32, q += 32;
+	}
+	*qp = q;
+	return i;
+}
+#endif
+
 void
 pskd_json_quote(struct pskd_buf *b, const unsigned char *p, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t i, run;
-	unsigned char c;
+	size_t i = 0, lim;
+	unsigned char c, *q;
+	uint64_t w;
+#ifdef HAVE_RUN32
+	static int avx2 = -1;
 
+	if (avx2 == -1)
+		avx2 = pskd_simd() >= PSKD_SIMD_AVX2;
+#endif
 	pskd_buf_addc(b, '"');
-	for (i = 0; i < n;) {
-		run = i;
-		while (i < n && p[i] >= 0x20 && p[i] != '"' && p[i] != '\\')
-			i++;
-		pskd_buf_add(b, p + run, i - run);
-		if (i >= n)
-			break;
-		c = p[i++];
-		pskd_buf_addc(b, '\\');
-		switch (c) {
-		case '"': pskd_buf_addc(b, '"'); break;
-		case '\\': pskd_buf_addc(b, '\\'); break;
-		case '\n': pskd_buf_addc(b, 'n'); break;
-		case '\r': pskd_buf_addc(b, 'r'); break;
-		case '\t': pskd_buf_addc(b, 't'); break;
-		default:
-			pskd_buf_add(b, "u00", 3);
-			pskd_buf_addc(b, (unsigned char)hex[c >> 4]);
-			pskd_buf_addc(b, (unsigned char)hex[c & 15]);
+	while (i < n) {
+		/*
+		 * Room for a block, every byte of it escaped as \u00XX, and
+		 * a whole chunk stored past its end.
+		 */
+		lim = n - i > QUOTE_BLOCK ? i + QUOTE_BLOCK : n;
+		pskd_buf_reserve(b, 6 * (lim - i) + 40);
+		q = b->p + b->len;
+		while (i < lim) {
+#ifdef HAVE_RUN32
+			if (avx2)
+				i = quote32(p, i, lim, &q);
+#endif
+			/* Eight plain bytes at once. */
+			while (i + 8 <= lim) {
+				memcpy(&w, p + i, 8);
+				if (quote_any(w))
+					break;
+				memcpy(q, &w, 8);
+				q += 8, i += 8;
+			}
+			if (i >= lim)
+				break;
+			c = p[i++];
+			if (c >= 0x20 && c != '"' && c != '\\') {
+				*q++ = c;
+				continue;
+			}
+			*q++ = '\\';
+			switch (c) {
+			case '"': *q++ = '"'; break;
+			case '\\': *q++ = '\\'; break;
+			case '\n': *q++ = 'n'; break;
+			case '\r': *q++ = 'r'; break;
+			case '\t': *q++ = 't'; break;
+			default:
+				memcpy(q, "u00", 3);
+				q[3] = (unsigned char)hex[c >> 4];
+				q[4] = (unsigned char)hex[c & 15];
+				q += 5;
+			}
 		}
+		b->len = (size_t)(q - b->p);
 	}
 	pskd_buf_addc(b, '"');
 }
