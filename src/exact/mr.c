@@ -85,21 +85,6 @@ x_mr_map(const struct x_mr *mr, const char *path)
 	free(w);
 }
 
-/* A field of n decimal digits at p, into *v; 0 or -1. */
-static int
-decimal(const unsigned char *p, size_t n, uint64_t *v)
-{
-	size_t i;
-
-	*v = 0;
-	for (i = 0; i < n; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return -1;
-		*v = *v * 10 + (uint64_t)(p[i] - '0');
-	}
-	return 0;
-}
-
 static int
 unit_line(const unsigned char *p, size_t n)
 {
@@ -112,8 +97,9 @@ unit_line(const unsigned char *p, size_t n)
 		if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' &&
 		    p[i] <= 'f')))
 			return 0;
-	return decimal(p + 17, 10, &v) == 0 && decimal(p + 28, 10, &v) == 0 &&
-	    decimal(p + 39, 10, &v) == 0;
+	return pskd_decimal(p + 17, 10, &v) == 0 &&
+	    pskd_decimal(p + 28, 10, &v) == 0 &&
+	    pskd_decimal(p + 39, 10, &v) == 0;
 }
 
 void
@@ -177,7 +163,7 @@ seek_shard(int fd, const char *name, uint64_t shard, uint64_t size)
 		mid = lo + (hi - lo) / 2;
 		if (pread(fd, b, 10, (off_t)(mid * (X_REPLINE + 1))) != 10)
 			pskd_err(PSKD_EXIT_DATA, "%s", name);
-		if (decimal(b, 10, &s) == -1)
+		if (pskd_decimal(b, 10, &s) == -1)
 			pskd_fail_at(name, mid + 1, "not a repeat line");
 		if (s < shard)
 			lo = mid + 1;
@@ -204,11 +190,12 @@ rfile_next(struct rfile *f, uint64_t shard)
 			return;
 		}
 		if (len != X_REPLINE || p[10] != ' ' || p[21] != ' ' ||
-		    p[32] != ' ' || p[43] != ' ' || decimal(p, 10, &s) == -1 ||
-		    decimal(p + 11, 10, &f->doc) == -1 ||
-		    decimal(p + 22, 10, &f->unit) == -1 ||
-		    decimal(p + 33, 10, &f->fshard) == -1 ||
-		    decimal(p + 44, 10, &f->fdoc) == -1)
+		    p[32] != ' ' || p[43] != ' ' ||
+		    pskd_decimal(p, 10, &s) == -1 ||
+		    pskd_decimal(p + 11, 10, &f->doc) == -1 ||
+		    pskd_decimal(p + 22, 10, &f->unit) == -1 ||
+		    pskd_decimal(p + 33, 10, &f->fshard) == -1 ||
+		    pskd_decimal(p + 44, 10, &f->fdoc) == -1)
 			pskd_fail_at(f->name, f->r.lineno, "not a repeat line "
 			    "(shard, document, unit, and the first's shard "
 			    "and document, in 10 decimal digits)");

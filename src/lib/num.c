@@ -53,6 +53,22 @@ pskd_strtonum(const char *s, uint64_t min, uint64_t max, int flags,
 	return 0;
 }
 
+int
+pskd_decimal(const unsigned char *p, size_t n, uint64_t *v)
+{
+	size_t i;
+
+	*v = 0;
+	if (n == 0 || n > 20)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (p[i] < '0' || p[i] > '9' ||
+		    __builtin_mul_overflow(*v, 10, v) ||
+		    __builtin_add_overflow(*v, (uint64_t)(p[i] - '0'), v))
+			return -1;
+	return 0;
+}
+
 static void
 bound(char *out, size_t n, uint64_t v)
 {

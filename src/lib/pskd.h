@@ -106,6 +106,11 @@ void	pskd_mode_set(struct pskd_mode *m, int mode, const char *flag);
 int	pskd_strtonum(const char *s, uint64_t min, uint64_t max, int flags,
 	    uint64_t *out);
 /*
+ * The n bytes at p, all decimal digits (1 to 20 of them), as a number that
+ * fits 64 bits: 0, or -1 for anything else.  For fields inside a line.
+ */
+int	pskd_decimal(const unsigned char *p, size_t n, uint64_t *v);
+/*
  * The same for the value of option name ("-k", "--shard"); on failure,
  * "pskd-NAME: -k: 'x' is not a whole number from 1 to 1024", the usage
  * text, and exit 2.

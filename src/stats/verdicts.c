@@ -37,23 +37,6 @@ estimate(const unsigned char *p, size_t n)
 	return v > 10000 ? -1 : (int64_t)v;
 }
 
-/* A whole number of decimal digits that fits 64 bits; -1 for anything else. */
-static int
-decimal(const unsigned char *p, size_t n, uint64_t *v)
-{
-	size_t i;
-
-	*v = 0;
-	if (n == 0 || n > 20)
-		return -1;
-	for (i = 0; i < n; i++)
-		if (p[i] < '0' || p[i] > '9' ||
-		    __builtin_mul_overflow(*v, 10, v) ||
-		    __builtin_add_overflow(*v, (uint64_t)(p[i] - '0'), v))
-			return -1;
-	return 0;
-}
-
 /* Split a line at its tabs into at most max fields; returns how many. */
 static size_t
 fields(const unsigned char *line, size_t len, const unsigned char **f,
@@ -116,8 +99,8 @@ verdict(struct pskd_reader *r, struct stats *s, const unsigned char *line,
 		s->neardup++;
 	} else if (is(f[1], fl[1], "trimmed")) {
 		/* Kept: the bytes and the units cut out of it. */
-		if (n != 4 || !whole || decimal(f[2], fl[2], &bytes) == -1 ||
-		    decimal(f[3], fl[3], &units) == -1 || units == 0)
+		if (n != 4 || !whole || pskd_decimal(f[2], fl[2], &bytes) == -1 ||
+		    pskd_decimal(f[3], fl[3], &units) == -1 || units == 0)
 			pskd_fail_at(r->name, r->lineno, "trimmed without the "
 			    "bytes and units removed (two whole numbers, at "
 			    "least one unit)");
