@@ -131,6 +131,27 @@ plain_run(const unsigned char *p, size_t i, size_t n, int *bad)
 #include <immintrin.h>
 #define HAVE_RUN32	1
 
+/* The bytes of v a JSON string holds only escaped: '"', '\\', < 0x20. */
+__attribute__((target("avx2"))) static inline uint32_t
+special32(__m256i v)
+{
+	return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
+	    _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')),
+	    _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'))),
+	    _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1f)), v)));
+}
+
+/* Whether the AVX2 paths are on (PSKD_SIMD, the processor), asked once. */
+static int
+use_avx2(void)
+{
+	static int avx2 = -1;
+
+	if (avx2 == -1)
+		avx2 = pskd_simd() >= PSKD_SIMD_AVX2;
+	return avx2;
+}
+
 /* The byte a one-letter escape stands for, 0 for none. */
 static const unsigned char esc1[128] = {
 	['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b', ['f'] = '\f',
@@ -150,9 +171,6 @@ static const unsigned char esc1[128] = {
 __attribute__((target("avx2,bmi"))) static size_t
 run32(const unsigned char *p, size_t i, size_t n, struct pskd_buf *out)
 {
-	const __m256i quote = _mm256_set1_epi8('"');
-	const __m256i bsl = _mm256_set1_epi8('\\');
-	const __m256i c1f = _mm256_set1_epi8(0x1f);
 	const __m256i c2 = _mm256_set1_epi8((char)0xc2);
 	const __m256i d1d = _mm256_set1_epi8(0x1d);
 	const __m256i xc0 = _mm256_set1_epi8((char)0xc0);
@@ -166,10 +184,7 @@ run32(const unsigned char *p, size_t i, size_t n, struct pskd_buf *out)
 	while (i + 32 <= n) {
 		v = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
 		_mm256_storeu_si256((__m256i *)(void *)(q + l), v);
-		sp = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
-		    _mm256_or_si256(_mm256_cmpeq_epi8(v, quote),
-		    _mm256_cmpeq_epi8(v, bsl)),
-		    _mm256_cmpeq_epi8(_mm256_min_epu8(v, c1f), v)));
+		sp = special32(v);
 		hi = (uint32_t)_mm256_movemask_epi8(v);
 		if ((sp | hi) == 0) {
 			i += 32, l += 32;
@@ -213,12 +228,7 @@ string(struct scan *s, struct pskd_buf *out)
 	uint32_t cp, lo;
 	int bad;
 #ifdef HAVE_RUN32
-	static int avx2 = -1;
-	int fast;
-
-	if (avx2 == -1)
-		avx2 = pskd_simd() >= PSKD_SIMD_AVX2;
-	fast = avx2 && out != NULL && s->n - i >= 64;
+	int fast = use_avx2() && out != NULL && s->n - i >= 64;
 #endif
 
 	for (;;) {
@@ -549,9 +559,6 @@ quote_any(uint64_t w)
 __attribute__((target("avx2,bmi"))) static size_t
 quote32(const unsigned char *p, size_t i, size_t lim, unsigned char **qp)
 {
-	const __m256i quote = _mm256_set1_epi8('"');
-	const __m256i bsl = _mm256_set1_epi8('\\');
-	const __m256i c1f = _mm256_set1_epi8(0x1f);
 	unsigned char *q = *qp;
 	uint32_t m;
 	__m256i v;
@@ -559,11 +566,7 @@ quote32(const unsigned char *p, size_t i, size_t lim, unsigned char **qp)
 	while (i + 32 <= lim) {
 		v = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
 		_mm256_storeu_si256((__m256i *)(void *)q, v);
-		m = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
-		    _mm256_or_si256(_mm256_cmpeq_epi8(v, quote),
-		    _mm256_cmpeq_epi8(v, bsl)),
-		    _mm256_cmpeq_epi8(_mm256_min_epu8(v, c1f), v)));
-		if (m != 0) {
+		if ((m = special32(v)) != 0) {
 			i += (size_t)__builtin_ctz(m);
 			q += __builtin_ctz(m);
 			break;
@@ -583,11 +586,9 @@ pskd_json_quote(struct pskd_buf *b, const unsigned char *p, size_t n)
 	unsigned char c, *q;
 	uint64_t w;
 #ifdef HAVE_RUN32
-	static int avx2 = -1;
-
-	if (avx2 == -1)
-		avx2 = pskd_simd() >= PSKD_SIMD_AVX2;
+	int avx2 = use_avx2();
 #endif
+
 	pskd_buf_addc(b, '"');
 	while (i < n) {
 		/*
