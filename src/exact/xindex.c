@@ -225,17 +225,16 @@ x_index_put(struct x_index *ix, uint64_t h, uint64_t doc, uint64_t *first,
     char *err, size_t errsize)
 {
 	uint32_t v;
-	size_t i;
 	int rc;
 
-	for (i = 0; i < ix->nseg; i++)
-		if ((rc = x_seg_find(&ix->seg[i], h, first)) != 0) {
-			if (rc == -1)
-				snprintf(err, errsize, "%s: a segment is "
-				    "damaged", ix->dir);
-			return rc;
-		}
-	if (doc - ix->base >= UINT32_MAX) {
+	if ((rc = x_index_find(ix, h, 1, first)) != 0) {
+		if (rc == -1)
+			snprintf(err, errsize, "%s: a segment is damaged",
+			    ix->dir);
+		return rc;
+	}
+	/* A table without values holds no document to count past 4G. */
+	if (ix->vals && doc - ix->base >= UINT32_MAX) {
 		if (x_table_find(&ix->mem, h, &v)) {
 			*first = ix->base + v;
 			return 1;
