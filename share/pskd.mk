@@ -362,10 +362,13 @@ pskd_cmd_dedup = { { $(call pskd_read,$1,0,1); } | \
         --dropped $(D)/kept/$2.dropped > $(D)/kept/$2.jsonl && \
     pskd-lsh --commit $(D)/index; } || { pskd-lsh --abort $(D)/index; false; }
 
+# $(call pskd_sorted,LIST): the lines of the files named in LIST
+# (separated by blanks or newlines), sorted as one.
+pskd_sorted = tr " \n" "\0\0" < $1 | LC_ALL=C sort $(SORTFLAGS) --files0-from=-
+
 # $(call pskd_cmd_pairs,LIST,OUT): the candidate pairs of one partition,
-# from the key files named in LIST (separated by blanks or newlines).
-pskd_cmd_pairs = tr " \n" "\0\0" < $1 | LC_ALL=C sort $(SORTFLAGS) --files0-from=- | \
-    pskd-lsh --pairs > $2
+# from the key files named in LIST.
+pskd_cmd_pairs = $(call pskd_sorted,$1) | pskd-lsh --pairs > $2
 
 # $(call pskd_cmd_apply,PREFIX): the lines the piece's verdicts keep.
 pskd_cmd_apply = pskd-lsh --apply $1.verdicts --dropped $1.dropped $1.sig > $1.kept.jsonl
@@ -415,9 +418,8 @@ pskd_cmd_exact = { { $(call pskd_read,$1,0,1); } | \
 # as pskd_cmd_exact writes it.
 pskd_cmd_exactmap = { $(call pskd_read,$1,0,1); } | \
     pskd-exact $(pskd_xflags) --map $(P) -s $2 -o $3
-pskd_cmd_exactreduce = tr " \n" "\0\0" < $1 | LC_ALL=C sort $(SORTFLAGS) \
-    --files0-from=- | pskd-exact --reduce | LC_ALL=C sort $(SORTFLAGS) > $2.tmp && \
-    mv $2.tmp $2
+pskd_cmd_exactreduce = $(call pskd_sorted,$1) | pskd-exact --reduce | \
+    LC_ALL=C sort $(SORTFLAGS) > $2.tmp && mv $2.tmp $2
 pskd_cmd_exactapply = { $(call pskd_read,$1,0,1); } | \
     pskd-exact -q $(pskd_xflags) $(EXACTFLAGS) $(call pskd_xout,$2) \
         --apply - -s $3 $4 | $(call pskd_xzst,$2)

@@ -3,12 +3,12 @@
  * which hands each part to its reader (hf-load-pipeline.c,
  * hf-load-model.c), what the readers share (hf-load.h), and what is
  * worked out once all is read: the ids of the added tokens, the unk and
- * byte-fallback tokens, where words may be cut (hf-cuts.c).  The model is BPE only:
- * vocab, merges as "a b" strings or ["a", "b"] pairs, unk_token,
- * fuse_unk, byte_fallback, ignore_merges, continuing_subword_prefix,
- * end_of_word_suffix.  Anything else a file asks for is refused with the
- * place it is asked for, so no file is encoded otherwise than HF
- * tokenizers would.
+ * byte-fallback tokens, where words may be cut (hf-cuts.c).  The model
+ * is BPE only: vocab, merges as "a b" strings or ["a", "b"] pairs,
+ * unk_token, fuse_unk, byte_fallback, ignore_merges,
+ * continuing_subword_prefix, end_of_word_suffix.  Anything else a file
+ * asks for is refused with the place it is asked for, so no file is
+ * encoded otherwise than HF tokenizers would.
  *
  * The vocabulary and the merges are read in a second walk, once the
  * pre-tokenizer says whether the tokens are in the ByteLevel alphabet
@@ -159,12 +159,6 @@ affix(const struct pskd_hf *hf, char **s, size_t *n)
 	*n = b.len;
 }
 
-/*
- * The ids of the added tokens, as HF gives them when it loads a file (the
- * file's own are not read back): a text added before keeps its id (the
- * later entry replaces the earlier, which is dropped); a token of the
- * model has its id; any other takes the next after the vocab's size.
- */
 /* 1 when two added tokens have the same text (a table of their hashes:
    Gemma 3 has 6415 of them). */
 static int
@@ -195,6 +189,12 @@ added_twice(const struct pskd_hf *hf)
 	return twice;
 }
 
+/*
+ * The ids of the added tokens, as HF gives them when it loads a file (the
+ * file's own are not read back): a text added before keeps its id (the
+ * later entry replaces the earlier, which is dropped); a token of the
+ * model has its id; any other takes the next after the vocab's size.
+ */
 static void
 added_ids(struct pskd_hf *hf)
 {
