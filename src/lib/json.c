@@ -141,17 +141,6 @@ special32(__m256i v)
 	    _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1f)), v)));
 }
 
-/* Whether the AVX2 paths are on (PSKD_SIMD, the processor), asked once. */
-static int
-use_avx2(void)
-{
-	static int avx2 = -1;
-
-	if (avx2 == -1)
-		avx2 = pskd_simd() >= PSKD_SIMD_AVX2;
-	return avx2;
-}
-
 /* The byte a one-letter escape stands for, 0 for none. */
 static const unsigned char esc1[128] = {
 	['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b', ['f'] = '\f',
@@ -228,7 +217,8 @@ string(struct scan *s, struct pskd_buf *out)
 	uint32_t cp, lo;
 	int bad;
 #ifdef HAVE_RUN32
-	int fast = use_avx2() && out != NULL && s->n - i >= 64;
+	int fast = out != NULL && s->n - i >= 64 &&
+	    pskd_simd() >= PSKD_SIMD_AVX2;
 #endif
 
 	for (;;) {
@@ -586,7 +576,7 @@ pskd_json_quote(struct pskd_buf *b, const unsigned char *p, size_t n)
 	unsigned char c, *q;
 	uint64_t w;
 #ifdef HAVE_RUN32
-	int avx2 = use_avx2();
+	int avx2 = pskd_simd() >= PSKD_SIMD_AVX2;
 #endif
 
 	pskd_buf_addc(b, '"');
