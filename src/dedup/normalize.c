@@ -77,6 +77,8 @@ pskd_norm_init(struct pskd_norm *nm, unsigned flags)
 		    !(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9'))
 			nm->ascii[c] = SPACE;
 	}
+	if (flags & PSKD_NORM_LINES)
+		nm->ascii['\n'] = '\n';
 	for (c = 0; c < 128; c++)
 		nm->word[c] = nm->ascii[c] == SPACE ? ' ' :
 		    (uint16_t)(0x100 | nm->ascii[c]);
@@ -369,6 +371,8 @@ norm_ascii16(const struct pskd_norm *nm, struct norm_out *o,
 	const __m128i sl = _mm_set1_epi8('/'), co = _mm_set1_epi8(':');
 	const __m128i ex = _mm_set1_epi8('!'), del = _mm_set1_epi8(0x7f);
 	const __m128i sp = _mm_set1_epi8(' '), zero = _mm_set1_epi8('0');
+	const __m128i nl = _mm_set1_epi8((nm->flags & PSKD_NORM_LINES) ?
+	    '\n' : -1);	/* -1: no ASCII byte */
 	const __m128i caseadd = _mm_set1_epi8(
 	    (nm->flags & PSKD_NORM_CASE) ? 0x20 : 0);
 	const __m128i digits = _mm_set1_epi8(
@@ -396,6 +400,7 @@ norm_ascii16(const struct pskd_norm *nm, struct norm_out *o,
 		alnum = _mm_or_si128(_mm_or_si128(up, lo), dg);
 		space = _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, ex),
 		    _mm_cmpeq_epi8(v, del)), _mm_andnot_si128(alnum, punct));
+		space = _mm_andnot_si128(_mm_cmpeq_epi8(v, nl), space);
 		mask = (unsigned)_mm_movemask_epi8(space);
 		if (collapse && (mask & (mask << 1 | prev)) != 0)
 			break;
@@ -443,7 +448,7 @@ norm_ascii16(const struct pskd_norm *nm, struct norm_out *o,
 /* What chunk32() needs at hand: the map's constants, the tables. */
 struct avx2_ctx {
 	__m256i		 a, z25, zero, d9, ctl, del, sp, caseadd, digits;
-	__m256i		 punct;
+	__m256i		 punct, nl;
 	const struct pskd_norm_tab *t;
 	const uint32_t	*spos;
 	const unsigned char *scount;
@@ -528,6 +533,7 @@ chunk32(const struct avx2_ctx *c, struct norm_out *o, const unsigned char *p,
 	space = _mm256_or_si256(_mm256_or_si256(_mm256_cmpgt_epi8(c->ctl, v),
 	    _mm256_cmpeq_epi8(v, c->del)),
 	    _mm256_andnot_si256(_mm256_or_si256(let, dg), c->punct));
+	space = _mm256_andnot_si256(_mm256_cmpeq_epi8(v, c->nl), space);
 	m = _mm256_or_si256(v, _mm256_and_si256(let, c->caseadd));
 	m = _mm256_blendv_epi8(m, c->zero, _mm256_and_si256(dg, c->digits));
 	m = _mm256_blendv_epi8(m, c->sp, space);
@@ -586,6 +592,7 @@ norm_avx2(const struct pskd_norm *nm, struct norm_out *out,
 	c.caseadd = _mm256_set1_epi8((nm->flags & PSKD_NORM_CASE) ? 0x20 : 0);
 	c.digits = _mm256_set1_epi8((nm->flags & PSKD_NORM_DIGITS) ? -1 : 0);
 	c.punct = _mm256_set1_epi8((nm->flags & PSKD_NORM_PUNCT) ? -1 : 0);
+	c.nl = _mm256_set1_epi8((nm->flags & PSKD_NORM_LINES) ? '\n' : -1);
 	c.t = nm->tab;
 	c.spos = nm->spos;
 	c.scount = nm->scount;

@@ -37,8 +37,16 @@ struct pskd_norm_tab {
 	uint64_t	two[0x800];
 };
 
+/*
+ * Not a step: a line break stays '\n', neither a space nor collapsed with
+ * the spaces beside it, so that the lines of a text normalised whole are
+ * its lines normalised one by one, each with at most one space at either
+ * end to take off (pskd-exact's lines).
+ */
+#define PSKD_NORM_LINES		0x100
+
 struct pskd_norm {
-	unsigned	flags;		/* PSKD_NORM_* */
+	unsigned	flags;		/* PSKD_NORM_*, PSKD_NORM_LINES */
 	int		avx2;		/* AVX2 code, as pskd_simd() allows */
 	int		sse2;		/* SSE2 code, likewise */
 	unsigned char	ascii[128];	/* the map of ASCII bytes */

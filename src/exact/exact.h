@@ -60,6 +60,11 @@ struct x_piece {
 struct x_units {
 	struct x_params	 p;
 	struct pskd_norm nm;
+	/* Lines, spaces collapsed: a member normalised whole (units.c). */
+	struct pskd_norm nml;
+	int		 whole;
+	size_t		*nl;		/* its line breaks, then the output's */
+	size_t		 nlcap;
 	struct pskd_buf	 ntext;		/* normalised contents */
 	struct x_unit	*v;		/* the units of the document */
 	size_t		 n, cap;
