@@ -41,6 +41,7 @@ static unsigned char *freebuf[NPOOL];
 static size_t nfree, nmade;
 static struct job queue[NQUEUE];
 static size_t qhead, qlen;
+static uint64_t nqueued, ndone;	/* jobs ever queued, ever hashed */
 static int started, threaded;
 
 static void
@@ -65,6 +66,7 @@ worker(void *arg)
 		pthread_mutex_lock(&mu);
 		qhead = (qhead + 1) % NQUEUE;
 		qlen--;
+		ndone++;
 		j.h->pending--;
 		if (j.buf != NULL)
 			freebuf[nfree++] = j.buf;
@@ -147,6 +149,7 @@ queue_job(struct xhash *h, const unsigned char *p, size_t n,
 		pthread_cond_wait(&cv, &mu);
 	queue[(qhead + qlen) % NQUEUE] = (struct job){ h, p, n, buf };
 	qlen++;
+	nqueued++;
 	h->pending++;
 	pthread_cond_broadcast(&cv);
 	pthread_mutex_unlock(&mu);
@@ -177,6 +180,26 @@ xhash_drain(void)
 {
 	pthread_mutex_lock(&mu);
 	while (qlen > 0)
+		pthread_cond_wait(&cv, &mu);
+	pthread_mutex_unlock(&mu);
+}
+
+uint64_t
+xhash_ticket(void)
+{
+	uint64_t t;
+
+	pthread_mutex_lock(&mu);
+	t = nqueued;
+	pthread_mutex_unlock(&mu);
+	return t;
+}
+
+void
+xhash_wait(uint64_t ticket)
+{
+	pthread_mutex_lock(&mu);
+	while (ndone < ticket)
 		pthread_cond_wait(&cv, &mu);
 	pthread_mutex_unlock(&mu);
 }

@@ -74,10 +74,17 @@ window(struct xin *in, size_t want, size_t *got)
 	    in->pos + n > in->mapoff + in->maplen) {
 		if (page == 0)
 			page = (size_t)sysconf(_SC_PAGESIZE);
-		/* What was borrowed from the old window is hashed first. */
-		xhash_drain();
-		if (in->map != NULL)
-			(void)munmap(in->map, in->maplen);
+		/*
+		 * What was borrowed from the window before the last is
+		 * hashed first; the last stays mapped until the next move.
+		 */
+		if (in->old != NULL) {
+			xhash_wait(in->oldticket);
+			(void)munmap(in->old, in->oldlen);
+		}
+		in->old = in->map;
+		in->oldlen = in->maplen;
+		in->oldticket = xhash_ticket();
 		in->map = NULL;
 		at = in->pos / page * page;
 		in->maplen = in->size - at < XWINDOW ? (size_t)(in->size - at) :
@@ -161,11 +168,13 @@ xin_rewind(struct xin *in)
 void
 xin_close(struct xin *in)
 {
-	if (in->map != NULL) {
+	if (in->map != NULL || in->old != NULL)
 		xhash_drain();
+	if (in->map != NULL)
 		(void)munmap(in->map, in->maplen);
-		in->map = NULL;
-	}
+	if (in->old != NULL)
+		(void)munmap(in->old, in->oldlen);
+	in->map = in->old = NULL;
 	pskd_header_free(&in->h);
 	pskd_reader_close(&in->r);
 }

@@ -174,8 +174,13 @@ xfile_write(struct xfile *f, const void *p, size_t n)
 	}
 }
 
-/* The most the kernel copies at once; then the pending range goes out. */
-#define COPY_MAX	(64u << 20)
+/*
+ * The most the kernel copies at once; then the pending range goes out:
+ * small enough that the copy runs while the window's bytes are hashed (64
+ * MiB copied after 64 MiB scanned left the hashing thread idle meanwhile:
+ * 1.8 s a GiB, 8 MiB 1.25 s).
+ */
+#define COPY_MAX	(8u << 20)
 
 static int no_copy;	/* copy_file_range(2) is not there, or refused */
 
