@@ -157,6 +157,16 @@ flatten(size_t *v, size_t base, uint64_t m)
 	return c;
 }
 
+/* Room in u->nl for 64 offsets from u->nl[k]. */
+static inline void
+nl_room(struct x_units *u, size_t k)
+{
+	if (u->nlcap < k + 64) {
+		u->nlcap = 2 * (k + 64);
+		u->nl = pskd_xreallocarray(u->nl, u->nlcap, sizeof(*u->nl));
+	}
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define HAVE_AVX2	1
@@ -171,11 +181,7 @@ breaks64_avx2(struct x_units *u, size_t k, const unsigned char *s,
 	uint64_t m;
 
 	for (; i + 64 <= n; i += 64) {
-		if (u->nlcap < k + 64) {
-			u->nlcap = 2 * (k + 64);
-			u->nl = pskd_xreallocarray(u->nl, u->nlcap,
-			    sizeof(*u->nl));
-		}
+		nl_room(u, k);
 		m = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lf,
 		    _mm256_loadu_si256((const __m256i *)(const void *)
 		    (s + i)))) | (uint64_t)(uint32_t)_mm256_movemask_epi8(
@@ -210,11 +216,7 @@ breaks(struct x_units *u, size_t at, const unsigned char *s, size_t n)
 		unsigned j;
 
 		for (; i + 64 <= n; i += 64) {
-			if (u->nlcap < k + 64) {
-				u->nlcap = 2 * (k + 64);
-				u->nl = pskd_xreallocarray(u->nl, u->nlcap,
-				    sizeof(*u->nl));
-			}
+			nl_room(u, k);
 			for (m = 0, j = 0; j < 4; j++)
 				m |= (uint64_t)(unsigned)_mm_movemask_epi8(
 				    _mm_cmpeq_epi8(lf, _mm_loadu_si128(
@@ -226,11 +228,7 @@ breaks(struct x_units *u, size_t at, const unsigned char *s, size_t n)
 #endif
 	for (; i < n && (nl = memchr(s + i, '\n', n - i)) != NULL;
 	    i = (size_t)(nl - s) + 1) {
-		if (u->nlcap <= k) {
-			u->nlcap = 2 * (k + 64);
-			u->nl = pskd_xreallocarray(u->nl, u->nlcap,
-			    sizeof(*u->nl));
-		}
+		nl_room(u, k);
 		u->nl[k++] = (size_t)(nl - s);
 	}
 	return k - at;
