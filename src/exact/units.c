@@ -248,6 +248,8 @@ lines_whole(struct x_units *u, uint32_t k, const unsigned char *s, size_t n)
 	size_t ni, no, j, a = 0, c, e, oa = 0, oc, len;
 	struct x_unit *x;
 
+	if (n == 0)
+		return;
 	u->ntext.len = 0;
 	(void)pskd_norm_text_in(&u->nml, &u->ntext, s, n, 0, 0, NULL);
 	ni = breaks(u, 0, s, n);
