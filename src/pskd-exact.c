@@ -214,7 +214,7 @@ one_document(void)
 		not_again();
 	n = x_decide_units(&xd, &st);
 	u = xd.u.v;
-	if (in.again && !ix.bloom && n > 0)
+	if (in.again && !ix.bloom && n > 0 && docset != NULL)
 		memset(docset, 0, docsetcap * sizeof(*docset));
 	for (i = 0; i < n; i++) {
 		if (in.again && ix.bloom) {

@@ -42,7 +42,8 @@ need(unsigned char **p, size_t *cap, size_t n)
 		*cap = n + n / 2 + 16;
 		*p = pskd_xrealloc(*p, *cap);
 	}
-	memset(*p, 0, n);
+	if (n > 0)
+		memset(*p, 0, n);
 }
 
 size_t
