@@ -60,6 +60,7 @@ static struct {
 	const char	*verdicts;	/* --verdicts */
 	const char	*commit;	/* --commit, --abort */
 	uint32_t	 parts;		/* --map */
+	const char	*notmap;	/* an option --map has no use for */
 	const char	*apply;		/* --apply */
 } opt = {
 	.mode = { MODE_ONLINE, NULL },
@@ -446,6 +447,11 @@ map(int argc, char **argv)
 		    "needs -s shard and -o prefix");
 		pskd_usage_error(NULL);
 	}
+	/* Verdicts, the minimum, the index: the map decides nothing. */
+	if (opt.notmap != NULL) {
+		pskd_warnx("--map: %s has no use in the map step", opt.notmap);
+		pskd_usage_error(NULL);
+	}
 	x_mr_map(&mr, argc > 0 ? argv[0] : NULL);
 	return 0;
 }
@@ -539,10 +545,14 @@ main(int argc, char **argv)
 				pskd_usage_error(NULL);
 			}
 			break;
-		case 'i': opt.dir = optarg; break;
+		case 'i':
+			opt.dir = optarg;
+			opt.notmap = "-i";
+			break;
 		case 'm':
 			opt.mem = pskd_optnum("-m", optarg, 1, UINT64_MAX,
 			    PSKD_NUM_SIZE);
+			opt.notmap = "-m";
 			break;
 		case 'n': set_norm(optarg); break;
 		case 'o': opt.output = optarg; break;
@@ -554,13 +564,18 @@ main(int argc, char **argv)
 		case 's':
 			opt.shard = pskd_optnum("-s", optarg, 0, 999999999, 0);
 			break;
-		case 'v': opt.verbose = 1; break;
+		case 'v':
+			opt.verbose = 1;
+			opt.notmap = "-v";
+			break;
 		case 'w':
 			opt.min = pskd_optnum("-w", optarg, 0, UINT32_MAX, 0);
+			opt.notmap = "-w";
 			break;
 		case OPT_BLOOM:
 			opt.bloom = pskd_optnum("--bloom", optarg, 1,
 			    (uint64_t)1 << 40, PSKD_NUM_SIZE);
+			opt.notmap = "--bloom";
 			break;
 		case OPT_FPRATE:
 			opt.rate = pskd_optreal("--fp-rate", optarg, 0, 0.5);
@@ -569,10 +584,16 @@ main(int argc, char **argv)
 				pskd_usage_error(NULL);
 			}
 			break;
-		case OPT_DROPPED: opt.dropped = optarg; break;
+		case OPT_DROPPED:
+			opt.dropped = optarg;
+			opt.notmap = "--dropped";
+			break;
 		case OPT_ID: opt.idfield = optarg; break;
 		case OPT_REJECTS: opt.rejects = optarg; break;
-		case OPT_VERDICTS: opt.verdicts = optarg; break;
+		case OPT_VERDICTS:
+			opt.verdicts = optarg;
+			opt.notmap = "--verdicts";
+			break;
 		case OPT_COMMIT:
 			opt.commit = optarg;
 			pskd_mode_set(&opt.mode, MODE_COMMIT, "--commit");
