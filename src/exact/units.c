@@ -88,15 +88,25 @@ hash(const unsigned char *p, size_t n)
 	return h != 0 ? h : 1;
 }
 
+/*
+ * A new unit whose normalised content is p[0..n): its hash, told to
+ * u->hashed at once (the caller fills in where it lies).
+ */
 static struct x_unit *
-unit_add(struct x_units *u)
+unit_add(struct x_units *u, const unsigned char *p, size_t n)
 {
+	struct x_unit *x;
+
 	if (u->n == u->cap) {
 		u->cap = u->cap ? 2 * u->cap : 64;
 		u->v = pskd_xreallocarray(u->v, u->cap, sizeof(*u->v));
 	}
-	memset(&u->v[u->n], 0, sizeof(u->v[0]));
-	return &u->v[u->n++];
+	x = &u->v[u->n++];
+	memset(x, 0, sizeof(*x));
+	x->hash = hash(p, n);
+	if (u->hashed != NULL)
+		u->hashed(u->harg, x->hash);
+	return x;
 }
 
 /*
@@ -112,10 +122,7 @@ piece(struct x_units *u, uint32_t k, const unsigned char *s, size_t n,
 	u->ntext.len = 0;
 	if (!content(u, s + off, cend - off, n - cend))
 		return;
-	x = unit_add(u);
-	x->hash = hash(u->ntext.p, u->ntext.len);
-	if (u->hashed != NULL)
-		u->hashed(u->harg, x->hash);
+	x = unit_add(u, u->ntext.p, u->ntext.len);
 	x->member = k;
 	x->off = off;
 	x->end = end;
@@ -269,10 +276,7 @@ lines_whole(struct x_units *u, uint32_t k, const unsigned char *s, size_t n)
 		if (len > 0 && q[len - 1] == ' ')
 			len--;
 		if (len > 0) {
-			x = unit_add(u);
-			x->hash = hash(q, len);
-			if (u->hashed != NULL)
-				u->hashed(u->harg, x->hash);
+			x = unit_add(u, q, len);
 			x->member = k;
 			x->off = a;
 			x->end = e;
@@ -407,14 +411,11 @@ spans(struct x_units *u, size_t a, size_t b)
 	if (b - a < w)
 		w = b - a;
 	for (i = a, last = b - w; i <= last; i++) {
-		x = unit_add(u);
+		x = unit_add(u, u->ntext.p + u->soff[i], u->soff[i + w] -
+		    u->soff[i] - 1);
 		x->first = (uint32_t)i;
 		x->count = (uint32_t)w;
 		x->member = u->sent[i].member;
-		x->hash = hash(u->ntext.p + u->soff[i], u->soff[i + w] -
-		    u->soff[i] - 1);
-		if (u->hashed != NULL)
-			u->hashed(u->harg, x->hash);
 	}
 }
 
