@@ -36,10 +36,11 @@ is_space(uint32_t cp)
  */
 #define INERT_MAX	0x30000
 
+static unsigned char *known;	/* by character: 0 not yet, 1 inert, 2 not */
+
 static int
-nfc_inert(uint32_t cp)
+nfc_inert_first(uint32_t cp)
 {
-	static unsigned char *known;	/* 0 not yet, 1 inert, 2 not */
 	const utf8proc_property_t *p;
 	utf8proc_uint8_t u[4], *dst;
 	utf8proc_ssize_t k, len;
@@ -67,6 +68,14 @@ nfc_inert(uint32_t cp)
 	return inert;
 }
 
+static inline int
+nfc_inert(uint32_t cp)
+{
+	if (known != NULL && cp < INERT_MAX && known[cp] != 0)
+		return known[cp] == 1;
+	return nfc_inert_first(cp);
+}
+
 /* 1 when s[0..n) is all characters nfc_inert() passes. */
 static int
 nfc_already(const unsigned char *s, size_t n)
@@ -79,6 +88,51 @@ nfc_already(const unsigned char *s, size_t n)
 		    !nfc_inert(cp))
 			return 0;
 	return 1;
+}
+
+/*
+ * 1 when NFC leaves s[0..n) as it is: every character not ASCII passes
+ * nfc_inert() (so normal_form would copy each of its runs through
+ * unchanged); ASCII is skipped eight bytes at a time.
+ */
+static int
+nfc_unchanged(const unsigned char *s, size_t n)
+{
+	uint64_t v;
+	uint32_t cp;
+	size_t i = 0, k;
+
+	while (i < n) {
+		while (n - i >= 8) {
+			memcpy(&v, s + i, 8);
+			if ((v & 0x8080808080808080ULL) != 0)
+				break;
+			i += 8;
+		}
+		if (i == n)
+			break;
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((k = pskd_utf8_decode(s + i, n - i, &cp)) == 0 ||
+		    !nfc_inert(cp))
+			return 0;
+		i += k;
+	}
+	return 1;
+}
+
+int
+pskd_hf_normal_already(const struct pskd_hf *hf, const unsigned char *s,
+    size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < hf->nnorm; i++)
+		if (hf->norm[i].type != HF_N_NFC)
+			return 0;
+	return nfc_unchanged(s, n);
 }
 
 /*

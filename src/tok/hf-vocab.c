@@ -180,7 +180,8 @@ segment(struct hf_vocab *h, const unsigned char *s, size_t n, int first,
 
 	if (n == 0)
 		return 0;
-	if (hf->nnorm > 0) {	/* the fast way: none, or NFC */
+	/* The fast way: no normalizer, or NFC, which most text passes. */
+	if (hf->nnorm > 0 && !pskd_hf_normal_already(hf, s, n)) {
 		if (pskd_hf_normalize(hf, s, n, &h->norm, err, errsize) == -1)
 			return -1;
 		s = h->norm.p;

@@ -263,6 +263,12 @@ void	pskd_hf_word_batch(struct pskd_hf_words *w, const unsigned char *s,
  */
 int	pskd_hf_normalize(const struct pskd_hf *hf, const unsigned char *s,
 	    size_t n, struct pskd_buf *out, char *err, size_t errsize);
+/*
+ * 1 when the normalizers leave s[0..n) as it is, as far as a quick look
+ * tells (only NFC is looked at: 0 for the others, which may still).
+ */
+int	pskd_hf_normal_already(const struct pskd_hf *hf,
+	    const unsigned char *s, size_t n);
 
 /* Pieces of a text: [off, off + len) of a buffer, and where they began. */
 struct pskd_hf_piece {
