@@ -20,6 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "pskd.h"
 #include "hf-json.h"
 
@@ -29,6 +33,7 @@ pskd_jscan_init(struct pskd_jscan *j, const unsigned char *p, size_t n)
 	memset(j, 0, sizeof(*j));
 	j->start = j->p = p;
 	j->end = p + n;
+	j->simd = pskd_simd();
 }
 
 int
@@ -465,6 +470,165 @@ pskd_jscan_skip(struct pskd_jscan *j)
 	}
 	pskd_buf_free(&scratch);
 	return ok && j->err == NULL;
+}
+
+/* ---- a pass by the brackets ------------------------------------------- */
+
+/* Bit i: byte i of 64 is a quote, a backslash, an opening or a closing
+   bracket ('[' and '{' are '{' with bit 5 set, ']' and '}' '}'). */
+struct marks {
+	uint64_t	 q, b, o, c;
+};
+
+static void
+marks(const unsigned char *p, struct marks *m, int simd)
+{
+	uint64_t bit;
+	int i;
+
+#if defined(__SSE2__)
+	if (simd >= PSKD_SIMD_SSE2) {
+		__m128i v, w, sp = _mm_set1_epi8(0x20);
+		uint64_t sh;
+
+		m->q = m->b = m->o = m->c = 0;
+		for (i = 0; i < 4; i++) {
+			v = _mm_loadu_si128((const __m128i *)(const void *)
+			    (p + 16 * i));
+			w = _mm_or_si128(v, sp);
+			sh = (uint64_t)(16 * i);
+			m->q |= (uint64_t)(unsigned)_mm_movemask_epi8(
+			    _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))) << sh;
+			m->b |= (uint64_t)(unsigned)_mm_movemask_epi8(
+			    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))) << sh;
+			m->o |= (uint64_t)(unsigned)_mm_movemask_epi8(
+			    _mm_cmpeq_epi8(w, _mm_set1_epi8('{'))) << sh;
+			m->c |= (uint64_t)(unsigned)_mm_movemask_epi8(
+			    _mm_cmpeq_epi8(w, _mm_set1_epi8('}'))) << sh;
+		}
+		return;
+	}
+#else
+	(void)simd;
+#endif
+	m->q = m->b = m->o = m->c = 0;
+	for (i = 0; i < 64; i++) {
+		bit = 1ULL << i;
+		if (p[i] == '"')
+			m->q |= bit;
+		else if (p[i] == '\\')
+			m->b |= bit;
+		else if ((p[i] | 0x20) == '{')
+			m->o |= bit;
+		else if ((p[i] | 0x20) == '}')
+			m->c |= bit;
+	}
+}
+
+/* Bit i of the result: the XOR of bits 0 to i of x. */
+static inline uint64_t
+prefix_xor(uint64_t x)
+{
+	x ^= x << 1;
+	x ^= x << 2;
+	x ^= x << 4;
+	x ^= x << 8;
+	x ^= x << 16;
+	x ^= x << 32;
+	return x;
+}
+
+/*
+ * A byte at a time from p to end, in and esc the state (in a string, a
+ * backslash before): the byte past the close that takes depth to 0, else
+ * NULL at end.
+ */
+static const unsigned char *
+pass_bytes(const unsigned char *p, const unsigned char *end, int *in,
+    int *esc, long *depth)
+{
+	for (; p < end; p++) {
+		if (*in) {
+			if (*esc)
+				*esc = 0;
+			else if (*p == '\\')
+				*esc = 1;
+			else if (*p == '"')
+				*in = 0;
+		} else if (*p == '"')
+			*in = 1;
+		else if ((*p | 0x20) == '{')
+			++*depth;
+		else if ((*p | 0x20) == '}' && --*depth == 0)
+			return p + 1;
+	}
+	return NULL;
+}
+
+/*
+ * Sixty-four bytes a step: the quotes paired by a running XOR give the
+ * bytes inside strings, and the brackets outside them change the depth;
+ * only a step whose closes could bring it to 0 looks at them one by one.
+ * A step with a backslash goes a byte at a time (escapes are rare in a
+ * tokenizer.json), and on until no escape is pending.  Every '"' outside
+ * a string opens one and the first '"' not escaped closes it, in JSON as
+ * here, and a value's brackets outside its strings are balanced: so for
+ * JSON this ends where the value does.
+ */
+int
+pskd_jscan_pass(struct pskd_jscan *j)
+{
+	const unsigned char *p, *end = j->end, *at;
+	struct marks m;
+	uint64_t inside, o, c, s;
+	long depth = 0;
+	int in = 0, esc = 0, k;
+
+	k = pskd_jscan_peek(j);
+	if (k != '{' && k != '[')
+		return pskd_jscan_skip(j);
+	for (p = j->p; end - p >= 64; ) {
+		marks(p, &m, j->simd);
+		if (m.b != 0) {
+			at = pass_bytes(p, p + 64, &in, &esc, &depth);
+			p += 64;
+			if (at == NULL && esc && p < end) {
+				/* The escaped byte: none is pending past it. */
+				at = pass_bytes(p, p + 1, &in, &esc, &depth);
+				p++;
+			}
+			if (at != NULL) {
+				j->p = at;
+				return 1;
+			}
+			continue;
+		}
+		inside = prefix_xor(m.q) ^ (in ? ~0ULL : 0);
+		in = (int)(inside >> 63);
+		o = m.o & ~inside;
+		c = m.c & ~inside;
+		if (depth > __builtin_popcountll(c)) {
+			depth += __builtin_popcountll(o) -
+			    __builtin_popcountll(c);
+			p += 64;
+			continue;
+		}
+		for (s = o | c; s != 0; s &= s - 1) {
+			k = __builtin_ctzll(s);
+			if (o >> k & 1)
+				depth++;
+			else if (--depth == 0) {
+				j->p = p + k + 1;
+				return 1;
+			}
+		}
+		p += 64;
+	}
+	if ((at = pass_bytes(p, end, &in, &esc, &depth)) != NULL) {
+		j->p = at;
+		return 1;
+	}
+	return pskd_jscan_skip(j);	/* no close: its error, where */
 }
 
 int

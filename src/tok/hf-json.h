@@ -25,6 +25,7 @@ struct pskd_jscan {
 	int		 depth;
 	unsigned char	 first[PSKD_JSCAN_DEPTH];	/* no member read yet */
 	unsigned char	 kind[PSKD_JSCAN_DEPTH];	/* '{' or '[' */
+	int		 simd;		/* pskd_simd(): pskd_jscan_pass's way */
 };
 
 /* The kinds of value, as pskd_jscan_peek() gives them. */
@@ -75,6 +76,13 @@ int	pskd_jscan_null(struct pskd_jscan *j);
  * are not decoded nor checked: what is read is).
  */
 int	pskd_jscan_skip(struct pskd_jscan *j);
+/*
+ * Pass over the next value, an object or an array, by its brackets alone
+ * (else pskd_jscan_skip): for a value walked again later, which checks
+ * it.  Where the value is JSON, it ends where pskd_jscan_skip would; 1,
+ * or 0 (no close: pskd_jscan_skip's error).
+ */
+int	pskd_jscan_pass(struct pskd_jscan *j);
 /* After the document: only white space may follow.  1, or 0. */
 int	pskd_jscan_end(struct pskd_jscan *j);
 /* Record an error of the caller's (the value is not what it must be). */

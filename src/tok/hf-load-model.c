@@ -13,7 +13,8 @@
 #include "hf-load.h"
 /* ---- the model --------------------------------------------------------- */
 
-/* Model options; vocab and merges only found, read later. */
+/* Model options; vocab and merges only found (passed over by their
+   brackets: ld_vocab and ld_merges check them), read later. */
 void
 ld_model(struct ld *l, struct pskd_hf *hf, char **unk)
 {
@@ -30,13 +31,13 @@ ld_model(struct ld *l, struct pskd_hf *hf, char **unk)
 		} else if (ld_key_is(l, "vocab")) {
 			pskd_jscan_peek(&l->j);
 			l->vocab = l->j.p;
-			if (!pskd_jscan_skip(&l->j))
+			if (!pskd_jscan_pass(&l->j))
 				break;
 			l->vocablen = (size_t)(l->j.p - l->vocab);
 		} else if (ld_key_is(l, "merges")) {
 			pskd_jscan_peek(&l->j);
 			l->merges = l->j.p;
-			if (!pskd_jscan_skip(&l->j))
+			if (!pskd_jscan_pass(&l->j))
 				break;
 			l->mergeslen = (size_t)(l->j.p - l->merges);
 		} else if (ld_key_is(l, "dropout")) {

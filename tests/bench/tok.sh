@@ -225,13 +225,16 @@ EOF
 fi
 cat > "$dir/hf.js" <<'EOF'
 // node hf.js TOKENIZER.json DOCS.jsonl OUT: HF's ids of each document
-// (add_special_tokens false) as u32 LE into OUT; prints "wall cpu tokens",
-// the seconds of the encoding alone.
+// (add_special_tokens false) as u32 LE into OUT; prints "wall cpu tokens
+// loadwall loadcpu", the seconds of the encoding alone, then of the load.
 const { Tokenizer } = require('tokenizers');
 const fs = require('fs');
 (async () => {
   const [json, docs, out] = process.argv.slice(2);
+  const l0 = process.hrtime.bigint(), lc0 = process.cpuUsage();
   const tok = Tokenizer.fromFile(json);
+  const ls = Number(process.hrtime.bigint() - l0) / 1e9;
+  const lc = process.cpuUsage(lc0);
   const texts = fs.readFileSync(docs, 'utf8').split('\n').filter(l => l)
       .map(l => JSON.parse(l).text);
   const parts = [];
@@ -245,7 +248,8 @@ const fs = require('fs');
   const s = Number(process.hrtime.bigint() - t0) / 1e9;
   const c = process.cpuUsage(c0);
   fs.writeFileSync(out, Buffer.concat(parts.map(a => Buffer.from(a.buffer))));
-  console.log(s.toFixed(3), ((c.user + c.system) / 1e6).toFixed(3), n);
+  console.log(s.toFixed(3), ((c.user + c.system) / 1e6).toFixed(3), n,
+      ls.toFixed(3), ((lc.user + lc.system) / 1e6).toFixed(3));
 })();
 EOF
 textsize() { python3 -c "import json,sys; print(sum(len(json.loads(l)['text'].encode()) for l in open(sys.argv[1])))" "$1"; }
@@ -324,6 +328,11 @@ for m in llama3 qwen3 llama2 gemma3 gpt2; do
 		    "whole run; goal >= 25), $(ratio $1 $sw) (wall)," \
 		    "$(ratio $2 "$(echo "$sc $lc" | awk '{ printf "%.3f", $1 - $2 }')")" \
 		    "(CPU, both after loading)"
+		# And both whole: HF's load of the file (one run, on top of its
+		# encoding) against pskd-tok's start, which its run has in it.
+		echo "tok: $m HF tokenizers load: $4 s ($5 s CPU);" \
+		    "pskd-tok/HF tokenizers $m, both whole runs:" \
+		    "$(ratio "$(echo "$2 $5" | awk '{ printf "%.3f", $1 + $2 }')" $sc) (CPU)"
 	fi
 	rm -f "$dir/hf.psk" "$dir/hf.ids" "$dir/time"
 done

@@ -1,0 +1,170 @@
+/*
+ * test-jscan.c - pskd_jscan_pass, the walk of a tokenizer.json past its
+ * vocab and merges by their brackets alone, ends where pskd_jscan_skip
+ * (the full walk, an independent reader of the same grammar) does, at
+ * every PSKD_SIMD level the machine has: on random values whose strings
+ * hold brackets, quotes and backslash escapes at every offset of its
+ * 64-byte steps, runs of backslashes across a step's end, and on values
+ * cut short (no close: skip's error, at skip's place).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pskd.h"
+#include "check.h"
+#include "tok/hf-json.h"
+
+static unsigned long seed = 7;
+
+static unsigned
+rnd(unsigned n)
+{
+	seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+	return (unsigned)(seed >> 33) % n;
+}
+
+/* A string of JSON: plain bytes, brackets, escapes, UTF-8. */
+static void
+gen_string(struct pskd_buf *b)
+{
+	static const char *const bits[] = { "a", "\xc4\xa0", "{", "}", "[",
+	    "]", "\\\"", "\\\\", "\\/", "\\u00e9", "\\ud83d\\ude00", ",",
+	    ":", " ", "\\n", "\\\\\\\"", "\xc3\xa9", "x y" };
+	unsigned n = rnd(4) == 0 ? rnd(90) : rnd(8), i, w;
+
+	pskd_buf_addc(b, '"');
+	for (i = 0; i < n; i++) {
+		w = rnd(sizeof(bits) / sizeof(bits[0]));
+		pskd_buf_add(b, bits[w], strlen(bits[w]));
+	}
+	pskd_buf_addc(b, '"');
+}
+
+static void
+gen(struct pskd_buf *b, int depth)
+{
+	unsigned k = depth > 5 ? 2 + rnd(3) : rnd(5), n, i;
+	char num[32];
+
+	switch (k) {
+	case 0:
+	case 1:
+		pskd_buf_addc(b, k == 0 ? '{' : '[');
+		n = rnd(depth == 0 ? 40 : 6);
+		for (i = 0; i < n; i++) {
+			if (i > 0 && rnd(2))
+				pskd_buf_add(b, ", ", 2);
+			else if (i > 0)
+				pskd_buf_add(b, ",\n  ", 4);
+			if (k == 0) {
+				gen_string(b);
+				pskd_buf_add(b, ": ", 2);
+			}
+			gen(b, depth + 1);
+		}
+		pskd_buf_addc(b, k == 0 ? '}' : ']');
+		break;
+	case 2:
+		gen_string(b);
+		break;
+	case 3:
+		snprintf(num, sizeof(num), "%d", (int)rnd(200000) - 1000);
+		pskd_buf_add(b, num, strlen(num));
+		break;
+	default:
+		pskd_buf_add(b, rnd(2) ? "true" : "null", 4);
+	}
+}
+
+/* Where skip and pass end on text (1 if they agree), at level simd. */
+static int
+same(const unsigned char *text, size_t n, int simd, int *ok)
+{
+	struct pskd_jscan a, b;
+	int ra, rb;
+
+	pskd_jscan_init(&a, text, n);
+	pskd_jscan_init(&b, text, n);
+	b.simd = simd;
+	ra = pskd_jscan_skip(&a);
+	rb = pskd_jscan_pass(&b);
+	*ok = ra;
+	if (ra)
+		return rb == 1 && a.p == b.p;
+	/* No close: skip's error where skip found it. */
+	return rb == 0 && b.err != NULL && a.errat == b.errat &&
+	    strcmp(a.err, b.err) == 0;
+}
+
+int
+main(void)
+{
+	struct pskd_buf b = { 0 }, t = { 0 };
+	int levels[2] = { PSKD_SIMD_PORTABLE, PSKD_SIMD_SSE2 }, nl, l, ok;
+	int bad, cut, good;
+	size_t i, k, at;
+	char what[128];
+
+	nl = pskd_simd_cpu() >= PSKD_SIMD_SSE2 ? 2 : 1;
+	for (l = 0; l < nl; l++) {
+		seed = 7;
+		bad = good = 0;
+		for (i = 0; i < 3000; i++) {
+			b.len = 0;
+			/* Padding, so the value starts at every offset. */
+			for (k = rnd(64); k > 0; k--)
+				pskd_buf_addc(&b, ' ');
+			gen(&b, 0);
+			pskd_buf_add(&b, ", \"after\": [1]}", 15);
+			if (!same(b.p, b.len, levels[l], &ok))
+				bad++;
+			good += ok;
+		}
+		snprintf(what, sizeof(what), "%s: pass ends where skip does "
+		    "on 3000 random values (%d of them JSON)",
+		    pskd_simd_name(levels[l]), good);
+		check(bad == 0 && good > 2500, "%s", what);
+
+		/* A run of k backslashes ending at every byte of a step. */
+		bad = 0;
+		for (at = 50; at < 140; at++)
+			for (k = 1; k <= 6; k++) {
+				b.len = 0;
+				pskd_buf_add(&b, "[\"", 2);
+				while (b.len + k < at)
+					pskd_buf_addc(&b, 'x');
+				for (i = 0; i < k; i++)
+					pskd_buf_addc(&b, '\\');
+				/* Odd: the quote is escaped, then one more. */
+				pskd_buf_add(&b, k % 2 ? "\"]\"]" : "\"]",
+				    k % 2 ? 4 : 2);
+				pskd_buf_add(&b, "], 1", 4);
+				if (!same(b.p, b.len, levels[l], &ok) || !ok)
+					bad++;
+			}
+		check(bad == 0, "%s: backslash runs across a 64-byte step",
+		    pskd_simd_name(levels[l]));
+
+		/* Cut short anywhere: no close, skip's error. */
+		seed = 11;
+		bad = cut = 0;
+		for (i = 0; i < 300; i++) {
+			t.len = 0;
+			pskd_buf_addc(&t, '[');
+			gen(&t, 1);
+			pskd_buf_addc(&t, ',');
+			gen(&t, 1);
+			pskd_buf_addc(&t, ']');
+			k = 1 + rnd((unsigned)t.len - 1);
+			if (!same(t.p, k, levels[l], &ok))
+				bad++;
+			cut += !ok;
+		}
+		check(bad == 0 && cut == 300, "%s: values cut short fail "
+		    "with skip's error (%d)", pskd_simd_name(levels[l]), cut);
+	}
+	pskd_buf_free(&b);
+	pskd_buf_free(&t);
+	return check_status();
+}
