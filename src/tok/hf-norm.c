@@ -76,24 +76,10 @@ nfc_inert(uint32_t cp)
 	return nfc_inert_first(cp);
 }
 
-/* 1 when s[0..n) is all characters nfc_inert() passes. */
-static int
-nfc_already(const unsigned char *s, size_t n)
-{
-	uint32_t cp;
-	size_t i, k;
-
-	for (i = 0; i < n; i += k)
-		if ((k = pskd_utf8_decode(s + i, n - i, &cp)) == 0 ||
-		    !nfc_inert(cp))
-			return 0;
-	return 1;
-}
-
 /*
- * 1 when NFC leaves s[0..n) as it is: every character not ASCII passes
- * nfc_inert() (so normal_form would copy each of its runs through
- * unchanged); ASCII is skipped eight bytes at a time.
+ * 1 when NFC leaves s[0..n) as it is: it is UTF-8 and every character not
+ * ASCII passes nfc_inert() (so normal_form would copy each of its runs
+ * through unchanged); ASCII is skipped eight bytes at a time.
  */
 static int
 nfc_unchanged(const unsigned char *s, size_t n)
@@ -163,7 +149,7 @@ normal_form(const unsigned char *s, size_t n, int opts, struct pskd_buf *out,
 		pskd_buf_add(out, s + i, a - i);
 		for (b = a + 1; b < n && s[b] >= 0x80; b++)
 			;
-		if (nfc && nfc_already(s + a, b - a)) {
+		if (nfc && nfc_unchanged(s + a, b - a)) {
 			pskd_buf_add(out, s + a, b - a);
 			i = b;
 			continue;
