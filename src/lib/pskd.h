@@ -438,6 +438,21 @@ void	pskd_rejects_close(struct pskd_rejects *r);
 size_t	pskd_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 /* Offset of the first ill-formed byte in s[0..n), or n if all is valid. */
 size_t	pskd_utf8_check(const unsigned char *s, size_t n);
+/* Offset of the first byte of s[0..n) that is not ASCII, or n (inline:
+   callers run it between the characters they decode). */
+static inline size_t
+pskd_utf8_ascii(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+
+	/* Eight bytes at a time, then the one that stopped them. */
+	while (i + 8 <= n && (pskd_get_le64(s + i) &
+	    0x8080808080808080ULL) == 0)
+		i += 8;
+	while (i < n && s[i] < 0x80)
+		i++;
+	return i;
+}
 /* Encode cp (<= 0x10FFFF) into out; returns the length 1-4. */
 size_t	pskd_utf8_encode(uint32_t cp, unsigned char *out);
 

@@ -54,22 +54,7 @@ pskd_utf8_check(const unsigned char *s, size_t n)
 	size_t i = 0, k;
 	uint32_t cp;
 
-	while (i < n) {
-		/* ASCII runs eight bytes at a time. */
-		while (i + 8 <= n) {
-			uint64_t w;
-
-			memcpy(&w, s + i, 8);
-			if (w & 0x8080808080808080ULL)
-				break;
-			i += 8;
-		}
-		if (i >= n)
-			break;
-		if (s[i] < 0x80) {
-			i++;
-			continue;
-		}
+	while ((i += pskd_utf8_ascii(s + i, n - i)) < n) {
 		k = pskd_utf8_decode(s + i, n - i, &cp);
 		if (k == 0)
 			return i;

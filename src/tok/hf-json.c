@@ -480,48 +480,45 @@ struct marks {
 	uint64_t	 q, b, o, c;
 };
 
+#if defined(__SSE2__)
+/* Bit i + sh: byte i of v is c. */
+static inline uint64_t
+eq16(__m128i v, char c, unsigned sh)
+{
+	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
+	    _mm_set1_epi8(c))) << sh;
+}
+#endif
+
 static void
 marks(const unsigned char *p, struct marks *m, int simd)
 {
-	uint64_t bit;
 	int i;
 
+	m->q = m->b = m->o = m->c = 0;
 #if defined(__SSE2__)
 	if (simd >= PSKD_SIMD_SSE2) {
-		__m128i v, w, sp = _mm_set1_epi8(0x20);
-		uint64_t sh;
+		__m128i v, w;
 
-		m->q = m->b = m->o = m->c = 0;
 		for (i = 0; i < 4; i++) {
 			v = _mm_loadu_si128((const __m128i *)(const void *)
 			    (p + 16 * i));
-			w = _mm_or_si128(v, sp);
-			sh = (uint64_t)(16 * i);
-			m->q |= (uint64_t)(unsigned)_mm_movemask_epi8(
-			    _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))) << sh;
-			m->b |= (uint64_t)(unsigned)_mm_movemask_epi8(
-			    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))) << sh;
-			m->o |= (uint64_t)(unsigned)_mm_movemask_epi8(
-			    _mm_cmpeq_epi8(w, _mm_set1_epi8('{'))) << sh;
-			m->c |= (uint64_t)(unsigned)_mm_movemask_epi8(
-			    _mm_cmpeq_epi8(w, _mm_set1_epi8('}'))) << sh;
+			w = _mm_or_si128(v, _mm_set1_epi8(0x20));
+			m->q |= eq16(v, '"', 16 * i);
+			m->b |= eq16(v, '\\', 16 * i);
+			m->o |= eq16(w, '{', 16 * i);
+			m->c |= eq16(w, '}', 16 * i);
 		}
 		return;
 	}
 #else
 	(void)simd;
 #endif
-	m->q = m->b = m->o = m->c = 0;
 	for (i = 0; i < 64; i++) {
-		bit = 1ULL << i;
-		if (p[i] == '"')
-			m->q |= bit;
-		else if (p[i] == '\\')
-			m->b |= bit;
-		else if ((p[i] | 0x20) == '{')
-			m->o |= bit;
-		else if ((p[i] | 0x20) == '}')
-			m->c |= bit;
+		m->q |= (uint64_t)(p[i] == '"') << i;
+		m->b |= (uint64_t)(p[i] == '\\') << i;
+		m->o |= (uint64_t)((p[i] | 0x20) == '{') << i;
+		m->c |= (uint64_t)((p[i] | 0x20) == '}') << i;
 	}
 }
 

@@ -79,28 +79,15 @@ nfc_inert(uint32_t cp)
 /*
  * 1 when NFC leaves s[0..n) as it is: it is UTF-8 and every character not
  * ASCII passes nfc_inert() (so normal_form would copy each of its runs
- * through unchanged); ASCII is skipped eight bytes at a time.
+ * through unchanged).
  */
 static int
 nfc_unchanged(const unsigned char *s, size_t n)
 {
-	uint64_t v;
 	uint32_t cp;
 	size_t i = 0, k;
 
-	while (i < n) {
-		while (n - i >= 8) {
-			memcpy(&v, s + i, 8);
-			if ((v & 0x8080808080808080ULL) != 0)
-				break;
-			i += 8;
-		}
-		if (i == n)
-			break;
-		if (s[i] < 0x80) {
-			i++;
-			continue;
-		}
+	while ((i += pskd_utf8_ascii(s + i, n - i)) < n) {
 		if ((k = pskd_utf8_decode(s + i, n - i, &cp)) == 0 ||
 		    !nfc_inert(cp))
 			return 0;
@@ -138,9 +125,7 @@ normal_form(const unsigned char *s, size_t n, int opts, struct pskd_buf *out,
 	int nfc = opts == (UTF8PROC_STABLE | UTF8PROC_COMPOSE);
 
 	while (i < n) {
-		for (a = i; a < n && s[a] < 0x80; a++)
-			;
-		if (a == n) {
+		if ((a = i + pskd_utf8_ascii(s + i, n - i)) == n) {
 			pskd_buf_add(out, s + i, n - i);
 			break;
 		}
