@@ -193,8 +193,7 @@ xport_emit(struct xport *x, struct xfile *f, const unsigned char *p, size_t n)
 
 	f->tokens += n;
 	if (w == ow) {		/* the stream's own bytes */
-		xfile_copy(f, x->in->r.fd, xin_offset(x->in, p), p, n * w,
-		    x->in->mapped);
+		xfile_copy(f, p, n * w, x->in->mapped);
 		return;
 	}
 	while (n > 0) {
@@ -252,6 +251,17 @@ begin_doc(struct xport *x, uint64_t d)
 	return s;
 }
 
+/* The input's window moves: write out what still points into it. */
+static void
+settle_all(void *arg)
+{
+	struct xport *x = arg;
+	size_t i;
+
+	for (i = 0; i < x->nfiles; i++)
+		xfile_settle(x->files[i]);
+}
+
 void
 xport_run(struct xport *x)
 {
@@ -266,6 +276,8 @@ xport_run(struct xport *x)
 	if (in->bound < limit)
 		limit = in->bound;
 	pos = pskd_xreallocarray(NULL, XCHUNK / in->w + 1, sizeof(*pos));
+	in->moving = settle_all;
+	in->moving_arg = x;
 	while ((n = xin_next(in, &p)) > 0) {
 		k = xscan(p, n, in->w, x->eot, limit, pos, &bad);
 		if (bad < n)

@@ -46,17 +46,20 @@ struct xin {
 	unsigned char	*old;		/* the window before, still hashed */
 	size_t		 oldlen;
 	uint64_t	 oldticket;	/* hashed when this xhash_ticket is */
+	/* Called as the window moves: nothing may still point into it. */
+	void		(*moving)(void *);
+	void		*moving_arg;
 };
 
 /*
  * The window on a regular file: the chunks xin_next returns there stay
- * valid until the window has moved twice.  A window that moves on stays
- * mapped while its bytes are hashed on the second thread, so that reading,
- * copying and hashing go on side by side; the move after that waits for
- * them (xhash_wait); and the copy of each 8 MiB (COPY_MAX) runs while
- * they are hashed.  A GiB took 1.8 s with one window (the thread idle
- * while a window's move waited), 1.15-1.25 s so; 32 or 64 MiB windows
- * gained nothing more.
+ * valid until the window has moved twice.  As it moves, in->moving writes
+ * out and queues for hashing whatever still points into it; the window
+ * then stays mapped while its bytes are hashed on the second thread, so
+ * that reading, writing and hashing go on side by side; the move after
+ * that waits for them (xhash_wait).  A GiB took 1.8 s with one window (the
+ * thread idle while a window's move waited), 1.15-1.25 s so; 32 or 64 MiB
+ * windows gained nothing more.
  */
 #ifndef XWINDOW
 #define XWINDOW	(16u << 20)
@@ -80,8 +83,6 @@ void	xin_open(struct xin *in, const char *path);
  */
 size_t	xin_next(struct xin *in, const unsigned char **p);
 void	xin_skip(struct xin *in, size_t ntok);
-/* The file offset of p, within the last chunk; -1 when not a file. */
-int64_t	xin_offset(const struct xin *in, const unsigned char *p);
 /* Back to the first token (a regular file only). */
 void	xin_rewind(struct xin *in);
 void	xin_close(struct xin *in);
@@ -154,6 +155,9 @@ void	xhash_end(struct xhash *h, char hex[65]);
 unsigned char *xhash_buf(void);
 /* Give back a buffer that was not passed to xhash_add. */
 void	xhash_putbuf(unsigned char *p);
+/* Hash n <= XHASH_SMALL bytes from a copy: p may change at once. */
+void	xhash_copy(struct xhash *h, const unsigned char *p, size_t n);
+#define XHASH_SMALL	64
 #define XBUF	PSKD_BUFSIZE
 
 /* ---- xfile.c ----------------------------------------------------------- */
@@ -179,10 +183,8 @@ struct xfile {
 	unsigned char	 defer[16];	/* what belongs there */
 	char		 hex[65];
 	uint64_t	 tokens;	/* for the report */
-	int		 cp_fd;		/* a range to copy from, not yet copied */
-	uint64_t	 cp_off;
-	uint64_t	 cp_len;
-	uint64_t	 cp_done;	/* of it, copied already */
+	const unsigned char *cp;	/* the input's bytes, not yet written */
+	size_t		 cp_len;
 	off_t		 behind;	/* disk writes started up to here */
 };
 
@@ -197,13 +199,15 @@ xfile_wrote(struct xfile *f, size_t n)
 }
 void	xfile_write(struct xfile *f, const void *p, size_t n);
 /*
- * The n bytes at p, which are also the bytes at offset off of the file
- * open at fd: copied file to file by the kernel (copy_file_range(2)) when
- * it can, as cat(1) copies, else written.  Hashed either way: in place
- * when stable (p stays valid until xhash_drain), else from a copy.
+ * The n bytes at p.  When stable (the input's window: valid until
+ * xfile_settle and, after it, until xhash_drain) written from where they
+ * are, ranges that follow each other in one write(2), and hashed there;
+ * else copied to the buffer, as xfile_write.
  */
-void	xfile_copy(struct xfile *f, int fd, int64_t off, const unsigned char *p,
-	    size_t n, int stable);
+void	xfile_copy(struct xfile *f, const unsigned char *p, size_t n,
+	    int stable);
+/* Write out and queue for hashing the stable bytes not yet written. */
+void	xfile_settle(struct xfile *f);
 /*
  * --check: bytes off..off+n (n <= 16) will be patched; compare them at the
  * end, not as they pass.  Nothing when writing.

@@ -6,7 +6,9 @@
  * it costs what it would have inline.  Buffers come from a small pool and
  * go back to it once hashed; a file's digest waits for its last buffer.
  * Bytes that stay where they are (the input's window) are hashed there,
- * not copied to a buffer first.  With one CPU to run on (taskset, a
+ * not copied to a buffer first; a few bytes (an id that llm.c's documents
+ * start with) travel in the queue itself, so that they do not hold a
+ * buffer of the pool each.  With one CPU to run on (taskset, a
  * cgroup's cpuset), the thread would only add switches: all is hashed
  * inline then.
  */
@@ -16,6 +18,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pskd.h"
 #include "export/export.h"
@@ -33,6 +36,8 @@ struct job {
 	const unsigned char *p;
 	size_t		 n;
 	unsigned char	*buf;		/* the pool's, given back: or NULL */
+	int		 copied;	/* the bytes are small[0..n) */
+	unsigned char	 small[XHASH_SMALL];
 };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -62,7 +67,7 @@ worker(void *arg)
 			pthread_cond_wait(&cv, &mu);
 		j = queue[qhead];
 		pthread_mutex_unlock(&mu);
-		update(j.h, j.p, j.n);
+		update(j.h, j.copied ? j.small : j.p, j.n);
 		pthread_mutex_lock(&mu);
 		qhead = (qhead + 1) % NQUEUE;
 		qlen--;
@@ -142,12 +147,17 @@ xhash_putbuf(unsigned char *p)
 
 static void
 queue_job(struct xhash *h, const unsigned char *p, size_t n,
-    unsigned char *buf)
+    unsigned char *buf, int copy)
 {
+	struct job *j;
+
 	pthread_mutex_lock(&mu);
 	while (qlen == NQUEUE)
 		pthread_cond_wait(&cv, &mu);
-	queue[(qhead + qlen) % NQUEUE] = (struct job){ h, p, n, buf };
+	j = &queue[(qhead + qlen) % NQUEUE];
+	*j = (struct job){ h, p, n, buf, copy, { 0 } };
+	if (copy)
+		memcpy(j->small, p, n);
 	qlen++;
 	nqueued++;
 	h->pending++;
@@ -163,16 +173,29 @@ xhash_add(struct xhash *h, unsigned char *p, size_t n)
 		xhash_putbuf(p);
 		return;
 	}
-	queue_job(h, p, n, p);
+	queue_job(h, p, n, p, 0);
+}
+
+/* Bytes that are not the pool's: hashed where they are, or copied. */
+static void
+give(struct xhash *h, const unsigned char *p, size_t n, int copy)
+{
+	if (!threaded)
+		update(h, p, n);
+	else
+		queue_job(h, p, n, NULL, copy);
 }
 
 void
 xhash_borrow(struct xhash *h, const unsigned char *p, size_t n)
 {
-	if (!threaded)
-		update(h, p, n);
-	else
-		queue_job(h, p, n, NULL);
+	give(h, p, n, 0);
+}
+
+void
+xhash_copy(struct xhash *h, const unsigned char *p, size_t n)
+{
+	give(h, p, n, 1);
 }
 
 void

@@ -76,8 +76,11 @@ window(struct xin *in, size_t want, size_t *got)
 			page = (size_t)sysconf(_SC_PAGESIZE);
 		/*
 		 * What was borrowed from the window before the last is
-		 * hashed first; the last stays mapped until the next move.
+		 * hashed first; the last stays mapped until the next move,
+		 * with nothing pending in it any more.
 		 */
+		if (in->map != NULL && in->moving != NULL)
+			in->moving(in->moving_arg);
 		if (in->old != NULL) {
 			xhash_wait(in->oldticket);
 			(void)munmap(in->old, in->oldlen);
@@ -144,14 +147,6 @@ xin_skip(struct xin *in, size_t ntok)
 	else
 		pskd_reader_skip(&in->r, ntok * in->w);
 	in->seen += ntok;
-}
-
-int64_t
-xin_offset(const struct xin *in, const unsigned char *p)
-{
-	if (!in->regular)
-		return -1;
-	return in->start + (int64_t)(in->seen * in->w) + (p - in->chunk);
 }
 
 void

@@ -1,8 +1,9 @@
 /*
  * xfile.c - one file of an export.  Written, it goes through lib's
  * pskd_output, the one route of every output (a temporary renamed by
- * xfile_commit: never a half-written file under its name); checked, each buffer is compared with the bytes of the file
- * that is there.  Both hash what passes, so the report is the same.
+ * xfile_commit: never a half-written file under its name); checked, each
+ * buffer is compared with the bytes of the file that is there.  Both hash
+ * what passes, so the report is the same.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -103,8 +104,6 @@ xfile_defer(struct xfile *f, uint64_t off, size_t n)
 	f->defer_len = n < sizeof(f->defer) ? n : sizeof(f->defer);
 }
 
-static void settle(struct xfile *);
-
 /*
  * Write-behind: the disk writes of each BEHIND bytes start as soon as they
  * are in the page cache (sync_file_range, which waits for nothing), so the
@@ -133,7 +132,7 @@ behind(struct xfile *f)
 static void
 flush(struct xfile *f)
 {
-	settle(f);
+	xfile_settle(f);
 	if (f->len == 0)
 		return;
 	if (f->check)
@@ -142,7 +141,9 @@ flush(struct xfile *f)
 		pskd_err(PSKD_EXIT_DATA, "%s", f->path);
 	f->flushed += f->len;
 	behind(f);
-	if (f->hash != NULL) {
+	if (f->hash != NULL && f->len <= XHASH_SMALL)
+		xhash_copy(f->hash, f->buf, f->len);	/* the buffer stays */
+	else if (f->hash != NULL) {
 		xhash_add(f->hash, f->buf, f->len);
 		f->buf = xhash_buf();
 	}
@@ -175,114 +176,50 @@ xfile_write(struct xfile *f, const void *p, size_t n)
 }
 
 /*
- * The most the kernel copies at once; then the pending range goes out:
- * small enough that the copy runs while the window's bytes are hashed (64
- * MiB copied after 64 MiB scanned left the hashing thread idle meanwhile:
- * 1.8 s a GiB, 8 MiB 1.25 s).
+ * The most of the input's bytes one write(2) takes.  Written from where
+ * they lie, in the cache since the scan, they cost the kernel one copy, as
+ * cat(1)'s do; copy_file_range(2) of the same bytes (8 MiB a call, file to
+ * file) took more of the kernel's time: a GiB to Megatron files, removed
+ * and synced before each run, medians of 8-10 alternated, 0.89-1.02 s
+ * against 0.64-0.80 s so, cat+sync 0.61-0.75 s.  256 KiB or 4 MiB a
+ * write were no better, 8 MiB worse.
  */
-#define COPY_MAX	(8u << 20)
+#define COPY_MAX	(1u << 20)
 
-static int no_copy;	/* copy_file_range(2) is not there, or refused */
-
-/*
- * Hash n bytes at p on the second thread: where they are when they stay
- * valid (stable), else copied to pool buffers.
- */
-static void
-hash_bytes(struct xfile *f, const unsigned char *p, size_t n, int stable)
+void
+xfile_settle(struct xfile *f)
 {
-	size_t k;
-
-	if (f->hash == NULL)
+	if (f->cp_len == 0)
 		return;
-	if (stable) {
-		xhash_borrow(f->hash, p, n);
-		return;
-	}
-	for (; n > 0; p += k, n -= k) {
-		unsigned char *b = xhash_buf();
-
-		k = n < XBUF ? n : XBUF;
-		memcpy(b, p, k);
-		xhash_add(f->hash, b, k);
-	}
-}
-
-/* Copy the pending range file to file; 0, or -1 if it cannot be. */
-static int
-copy_pending(struct xfile *f)
-{
-	loff_t from = f->cp_off;
-	ssize_t k;
-
-	while (f->cp_len > 0) {
-		k = copy_file_range(f->cp_fd, &from, f->fd, NULL,
-		    (size_t)f->cp_len, 0);
-		if (k > 0) {
-			f->cp_len -= (uint64_t)k;
-			f->cp_done += (uint64_t)k;
-			behind(f);
-			continue;
-		}
-		if (k == -1 && errno == EINTR)
-			continue;
-		if (k == 0 || errno == EXDEV || errno == EINVAL ||
-		    errno == ENOSYS || errno == EOPNOTSUPP || errno == EBADF)
-			return -1;
+	if (pskd_write_all(f->fd, f->cp, f->cp_len) == -1) {
+		/* Pages past the input's end now: it shrank since the scan. */
+		if (errno == EFAULT)
+			pskd_fail_at(f->path, 0, "the input file shrank while "
+			    "it was read");
 		pskd_err(PSKD_EXIT_DATA, "%s", f->path);
 	}
-	f->cp_off = from;
-	return 0;
-}
-
-/*
- * The ranges of the input that go out as they are, merged while they
- * follow each other, so that the kernel copies them in large pieces.
- */
-static void
-settle(struct xfile *f)
-{
-	if (f->cp_len > 0 && copy_pending(f) == -1) {
-		/* Another kind of file: read back what is left and write it. */
-		unsigned char *b = xhash_buf();
-		uint64_t at = f->cp_off + f->cp_done;
-		size_t k;
-
-		no_copy = 1;
-		while (f->cp_len > 0) {
-			k = f->cp_len < XBUF ? (size_t)f->cp_len : XBUF;
-			xfile_read(f, f->cp_fd, b, k, at);
-			if (pskd_write_all(f->fd, b, k) == -1)
-				pskd_err(PSKD_EXIT_DATA, "%s", f->path);
-			at += k;
-			f->cp_len -= k;
-		}
-		xhash_putbuf(b);
-	}
-	f->cp_len = f->cp_done = 0;
+	behind(f);
+	if (f->hash != NULL)
+		xhash_borrow(f->hash, f->cp, f->cp_len);
+	f->cp_len = 0;
 }
 
 void
-xfile_copy(struct xfile *f, int fd, int64_t off, const unsigned char *p,
-    size_t n, int stable)
+xfile_copy(struct xfile *f, const unsigned char *p, size_t n, int stable)
 {
-	if (f->check || no_copy || off < 0) {
+	if (f->check || !stable) {
 		xfile_write(f, p, n);
 		return;
 	}
-	/* Buffered bytes, or a gap in the input, end the pending range. */
-	if (f->len > 0 || (f->cp_len > 0 && (fd != f->cp_fd ||
-	    (uint64_t)off != f->cp_off + f->cp_done + f->cp_len)))
+	/* Buffered bytes, or bytes that do not follow, end the range. */
+	if (f->len > 0 || (f->cp_len > 0 && p != f->cp + f->cp_len))
 		flush(f);
-	if (f->cp_len == 0) {
-		f->cp_fd = fd;
-		f->cp_off = (uint64_t)off;
-	}
+	if (f->cp_len == 0)
+		f->cp = p;
 	f->cp_len += n;
-	hash_bytes(f, p, n, stable);
 	f->flushed += n;
 	if (f->cp_len >= COPY_MAX)
-		settle(f);
+		xfile_settle(f);
 }
 
 void
@@ -294,7 +231,7 @@ xfile_patch(struct xfile *f, uint64_t off, const void *p, size_t n)
 	/* Bytes that were hashed change: hash the file again at the end. */
 	if (off < f->flushed) {
 		f->stale = 1;
-		settle(f);
+		xfile_settle(f);
 	}
 	if (off < f->flushed) {
 		k = f->flushed - off < n ? (size_t)(f->flushed - off) : n;

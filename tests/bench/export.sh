@@ -66,16 +66,24 @@ if command -v taskset > /dev/null 2>&1; then
 	pin="taskset -c 0"
 fi
 
-best() {	# command: best wall time of 3 runs, in seconds
-	b=
-	for i in 1 2 3; do
+# Each timed run writes new files: what an earlier run wrote is removed
+# and synced first, untimed, so that no run pays for the one before it
+# (removing a GiB file takes the kernel 0.25-0.35 s, in cat's truncation
+# or the rename of pskd-export's commit alike).  The figures of one
+# command swing by 2x on this shared host: the median of 5 runs.
+old() {
+	rm -f "$d"/m.* "$d"/l_* "$d"/n.* "$d"/c.bin
+	sync
+}
+
+median() {	# command: median wall time of 5 runs, in seconds
+	for i in 1 2 3 4 5; do
+		old
 		s=$(date +%s.%N)
 		sh -c "$1" > /dev/null
 		e=$(date +%s.%N)
-		b=$(awk -v s="$s" -v e="$e" -v b="$b" 'BEGIN {
-		    t = e - s; if (b == "" || t < b) b = t; print b }')
-	done
-	echo "$b"
+		awk -v s="$s" -v e="$e" 'BEGIN { print e - s }'
+	done | sort -n | sed -n 3p
 }
 
 ratio() {	# label time-pskd time-anchor anchor-name [goal]
@@ -91,16 +99,15 @@ cpu() {	# command: its user + system seconds
 }
 
 exp="pskd-export -q -e 50256"
-rm -f "$d"/m.* "$d"/l_* "$d"/n.* "$d"/c.bin
 # Interleaved, so that each sees the same load.
-tc=$(best "$pin cat $f > $d/c.bin && sync $d/c.bin")
-tm=$(best "$pin $exp -f megatron -o $d/m $f")
-th=$(best "$pin openssl dgst -sha256 $f")
-tl=$(best "$pin $exp -f llmc -o $d/l $f")
-tn=$(best "$pin /usr/bin/python3 $d/megatron-numpy.py $f $d/n")
-tc2=$(best "cat $f > $d/c.bin && sync $d/c.bin")
-tm2=$(best "$exp -f megatron -o $d/m $f")
-tl2=$(best "$exp -f llmc -o $d/l $f")
+tc=$(median "$pin cat $f > $d/c.bin && sync $d/c.bin")
+tm=$(median "$pin $exp -f megatron -o $d/m $f")
+th=$(median "$pin openssl dgst -sha256 $f")
+tl=$(median "$pin $exp -f llmc -o $d/l $f")
+tn=$(median "$pin /usr/bin/python3 $d/megatron-numpy.py $f $d/n")
+tc2=$(median "cat $f > $d/c.bin && sync $d/c.bin")
+tm2=$(median "$exp -f megatron -o $d/m $f")
+tl2=$(median "$exp -f llmc -o $d/l $f")
 ratio "-f megatron, one core" "$tm" "$tc" "cat+sync" 0.8
 ratio "-f llmc, one core" "$tl" "$tc" "cat+sync" 0.8
 ratio "-f megatron, one core, vs cat+sync then SHA-256" "$tm" \
@@ -111,7 +118,9 @@ ratio "-f llmc, every core" "$tl2" "$tc2" "cat+sync" 0.8
 awk -v h="$th" -v mb="$size" 'BEGIN {
     printf "openssl SHA-256 alone, one core: %.0f MB/s\n", mb / h }'
 if [ -x /usr/bin/time ]; then
+	old
 	cm=$(cpu "$pin $exp -f megatron -o $d/m $f")
+	old
 	cc=$(cpu "$pin cat $f > $d/c.bin && sync $d/c.bin")
 	ch=$(cpu "$pin openssl dgst -sha256 $f")
 	echo "CPU seconds, one core: pskd-export -f megatron $cm," \

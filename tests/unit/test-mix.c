@@ -19,17 +19,6 @@
 #include "check.h"
 #include "batch/mix.h"
 
-static uint64_t rng = 88172645463325252ULL;
-
-static uint64_t
-rnd(uint64_t n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng % n;
-}
-
 /* Steps against the closed form and the bounds, for positions 0..len. */
 static int
 walk(size_t k, const uint64_t *nano, uint64_t len, double *worst)
@@ -42,7 +31,7 @@ walk(size_t k, const uint64_t *nano, uint64_t len, double *worst)
 	double dev;
 
 	for (s = 0; s < k; s++)
-		n[s] = 1 + rnd(50);
+		n[s] = 1 + check_rnd(50);
 	if (mix_init(&x, k, n, nano, len, 7, 1, err, sizeof(err)) == -1) {
 		printf("# %s\n", err);
 		return 0;
@@ -74,7 +63,7 @@ walk(size_t k, const uint64_t *nano, uint64_t len, double *worst)
 			return 0;
 	/* Sought anywhere, the steps go on the same. */
 	for (i = 0; i < 20; i++) {
-		uint64_t a = rnd(len), b, da, db;
+		uint64_t a = check_rnd(len), b, da, db;
 		size_t sa, sb;
 		static struct mix y;
 
@@ -189,8 +178,8 @@ main(int argc, char **argv)
 		ok = 1;
 		for (trial = 0; trial < 40; trial++) {
 			for (s = 0; s < k; s++)
-				nano[s] = 1 + rnd(trial % 2 ? 10 : 100000);
-			ok &= walk(k, nano, 1 + rnd(3000), &worst);
+				nano[s] = 1 + check_rnd(trial % 2 ? 10 : 100000);
+			ok &= walk(k, nano, 1 + check_rnd(3000), &worst);
 			for (s = 0; k <= 4 && s < k; s++) {
 				static struct mix x;
 				uint64_t n[MIX_MAXSRC];
