@@ -112,6 +112,7 @@ xport_file(struct xport *x, const char *path, int late)
 	struct xfile *f = pskd_xmalloc(sizeof(*f));
 
 	xfile_open(f, path, x->check, late);
+	f->src = x->in->name;
 	x->files = pskd_xreallocarray(x->files, x->nfiles + 1,
 	    sizeof(*x->files));
 	x->files[x->nfiles++] = f;

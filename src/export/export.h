@@ -170,6 +170,7 @@ void	xhash_copy(struct xhash *h, const unsigned char *p, size_t n);
  */
 struct xfile {
 	char		*path;
+	const char	*src;		/* the input's name, for messages */
 	int		 check;
 	struct pskd_output out;
 	int		 fd;		/* the temporary, or the file checked */
