@@ -35,7 +35,6 @@ struct xin {
 	uint64_t	 seen;		/* tokens consumed */
 	int		 regular;	/* a regular file: may be read twice */
 	int64_t		 start;		/* its offset at the first token */
-	const unsigned char *chunk;	/* what xin_next returned last */
 	/* A regular file is read through a window mapped on it. */
 	int		 mapped;
 	uint64_t	 size;		/* the file's, at the open */

@@ -125,10 +125,8 @@ xin_next(struct xin *in, const unsigned char **p)
 		    "tokens", PSKD_E_MAGIC, (unsigned long long)in->count);
 	if (in->count != PSKD_COUNT_STREAM && n > in->count - in->seen)
 		n = (size_t)(in->count - in->seen);
-	if (n > 0) {
-		in->chunk = *p;
+	if (n > 0)
 		return n;
-	}
 	if (got > 0)
 		pskd_fail_at(in->name, 0, "E%d: truncated: %zd bytes after "
 		    "the last whole token", PSKD_E_TRUNC, got);

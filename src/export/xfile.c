@@ -194,8 +194,8 @@ xfile_settle(struct xfile *f)
 	if (pskd_write_all(f->fd, f->cp, f->cp_len) == -1) {
 		/* Pages past the input's end now: it shrank since the scan. */
 		if (errno == EFAULT)
-			pskd_fail_at(f->src != NULL ? f->src : f->path, 0,
-			    "the file shrank while it was read");
+			pskd_fail_at(f->src, 0, "the file shrank while it "
+			    "was read");
 		pskd_err(PSKD_EXIT_DATA, "%s", f->path);
 	}
 	behind(f);
