@@ -248,6 +248,20 @@ int	pskd_write_all(int fd, const void *p, size_t n);
  * with errno (EFBIG: longer than max).
  */
 int	pskd_slurp(const char *path, size_t max, struct pskd_buf *b);
+/*
+ * The same, without the copy where it can: a regular file is mapped
+ * (read-only, its pages faulted in at once), anything else slurped.  p
+ * and len are the bytes, valid until pskd_whole_close; exactly len of
+ * them are readable.  0, or -1 with errno as pskd_slurp's.
+ */
+struct pskd_whole {
+	const unsigned char *p;
+	size_t		 len;
+	void		*map;		/* NULL: read into buf */
+	struct pskd_buf	 buf;
+};
+int	pskd_whole_open(struct pskd_whole *w, const char *path, size_t max);
+void	pskd_whole_close(struct pskd_whole *w);
 /* Enlarge fd's pipe buffer (F_SETPIPE_SZ) when fd is a pipe; else nothing. */
 void	pskd_pipe_grow(int fd);
 /* Exit 1 with "prog: <stdout>: refusing to write binary data to a terminal". */

@@ -24,11 +24,11 @@ static const struct pskd_vocab_kind *const kinds[] = {
 
 /* The whole of path into b: 0, or PSKD_EXIT_DATA with e set. */
 static int
-slurp(const char *path, struct pskd_buf *b, struct pskd_error *e)
+slurp(const char *path, struct pskd_whole *b, struct pskd_error *e)
 {
 	/* "-" is a file of that name here, not the standard input. */
-	if (pskd_slurp(strcmp(path, "-") == 0 ? "./-" : path,
-	    PSKD_VOCAB_MAXFILE, b) == 0)
+	if (pskd_whole_open(b, strcmp(path, "-") == 0 ? "./-" : path,
+	    PSKD_VOCAB_MAXFILE) == 0)
 		return 0;
 	if (errno == EFBIG)
 		pskd_error_set(e, 0, "%s: larger than 4 GiB", path);
@@ -80,7 +80,7 @@ int
 pskd_vocab_open(struct pskd_vocab *v, const char *encoding, const char *path,
     struct pskd_error *e)
 {
-	struct pskd_buf b = { 0 };
+	struct pskd_whole b = { 0 };
 	char *found = NULL;
 	size_t i;
 	int rc, chars = encoding != NULL && strcmp(encoding, "char") == 0;
@@ -117,7 +117,7 @@ pskd_vocab_open(struct pskd_vocab *v, const char *encoding, const char *path,
 	rc = v->kind->load(v, path, b.p, b.len, v->kind == &pskd_vocab_hf &&
 	    v->byname ? NULL : encoding, e);
 out:
-	pskd_buf_free(&b);
+	pskd_whole_close(&b);
 	/* found stays: v->name may be it. */
 	return rc;
 }

@@ -8,9 +8,9 @@
  * pre-tokenizer.  A new format is one file with its functions and one row
  * of the table.
  *
- * Opening a vocabulary reads its file once (pskd_slurp) and reports what is
- * wrong through a struct pskd_error; it never exits (but for memory, as
- * everywhere).
+ * Opening a vocabulary reads its file once (pskd_whole_open) and reports
+ * what is wrong through a struct pskd_error; it never exits (but for
+ * memory, as everywhere).
  */
 #ifndef PSKD_VOCAB_H
 #define PSKD_VOCAB_H
