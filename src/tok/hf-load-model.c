@@ -101,6 +101,61 @@ unbyte(const unsigned char *s, size_t n, struct pskd_buf *out)
 	return 1;
 }
 
+/*
+ * The bytes of the alphabet's two-byte characters, by lead byte (0xc2 to
+ * 0xc5) and continuation: -1 for none.
+ */
+static int16_t twobyte[4 * 64];
+
+static void
+twobyte_init(void)
+{
+	unsigned i;
+
+	if (twobyte[0] != 0)
+		return;		/* U+0080 is no character of it: -1 when set */
+	for (i = 0; i < 4 * 64; i++)
+		twobyte[i] = (int16_t)pskd_hf_char_byte(0x80 + i);
+}
+
+/*
+ * A string's ByteLevel characters from p (past its opening quote) up to
+ * the first '"', or the first ' ' when sp, as the bytes they stand for,
+ * into out (room for max): where it stopped, or NULL at anything else (an
+ * escape, a character outside the alphabet or its UTF-8 ill-formed, more
+ * than max), which the walk then reads the general way.  The alphabet is
+ * well-formed UTF-8 and has no control character, so a string this takes
+ * is one the walk would take in place, without a copy.
+ */
+static const unsigned char *
+scan_bytes(const unsigned char *p, const unsigned char *end, int sp,
+    unsigned char *out, size_t max, size_t *n)
+{
+	const unsigned char *o = out;
+	int b;
+
+	if ((size_t)(end - p) > max)
+		end = p + max;
+	while (p < end) {
+		if (*p >= '!' && *p <= '~' && *p != '"' && *p != '\\') {
+			*out++ = *p++;
+			continue;
+		}
+		if (*p == '"' || (*p == ' ' && sp))
+			break;
+		if (*p < 0xc2 || *p > 0xc5 || end - p < 2 ||
+		    (p[1] & 0xc0) != 0x80 ||
+		    (b = twobyte[(p[0] - 0xc2) << 6 | (p[1] & 0x3f)]) < 0)
+			return NULL;
+		*out++ = (unsigned char)b;
+		p += 2;
+	}
+	if (p == end)
+		return NULL;
+	*n = (size_t)(out - o);
+	return p;
+}
+
 /* A token's text as the vocabulary keeps it (undone if byte-level). */
 void
 ld_as_stored(const struct pskd_hf *hf, const unsigned char *s, size_t n,
@@ -304,6 +359,35 @@ queue_bytes(const unsigned char *s, size_t la, size_t lb, struct pend *q,
 	return 1;
 }
 
+/*
+ * The usual byte-level merge, "a b" with no prefix, straight from the
+ * text into the arena: a's bytes and b's, and the new token is the two
+ * together; the walk past it.  0 (nothing read) for any other.
+ */
+#define FAST_MAX	512	/* bytes of a merge the fast way takes */
+
+static int
+queue_fast(struct ld *l, struct pend *q, struct pskd_buf *arena)
+{
+	const unsigned char *p = l->j.p + 1, *e;
+	size_t la, lb;
+
+	pskd_buf_reserve(arena, FAST_MAX);
+	if ((e = scan_bytes(p, l->j.end, 1, arena->p + arena->len, FAST_MAX,
+	    &la)) == NULL || *e != ' ' || la == 0 || (e = scan_bytes(e + 1,
+	    l->j.end, 0, arena->p + arena->len + la, FAST_MAX - la, &lb)) ==
+	    NULL || lb == 0)
+		return 0;
+	q->off[0] = q->off[2] = arena->len;
+	q->len[0] = la;
+	q->off[1] = arena->len + la;
+	q->len[1] = lb;
+	q->len[2] = la + lb;
+	arena->len += la + lb;
+	l->j.p = e + 1;
+	return 1;
+}
+
 static const char not_a_merge[] = "a merge is \"a b\" or [\"a\", \"b\"]";
 
 void
@@ -314,6 +398,7 @@ ld_merges(struct ld *l, struct pskd_hf *hf)
 	struct pend q[BATCH];
 	const unsigned char *sp, *ms;
 	size_t la, strip, nq = 0, mn;
+	int fast;
 
 	ld_walk_from(l, l->merges);
 	if (!pskd_jscan_array(&l->j))
@@ -321,8 +406,13 @@ ld_merges(struct ld *l, struct pskd_hf *hf)
 	/* At most one merge a 6 bytes ("a b",): room, touched as used. */
 	ml.cap = 3 * (l->mergeslen / 6 + 1);
 	ml.v = pskd_xreallocarray(NULL, ml.cap, sizeof(*ml.v));
+	fast = hf->bytelevel && hf->prefixlen == 0;
+	if (fast)
+		twobyte_init();
 	while (pskd_jscan_next(&l->j)) {
 		if (pskd_jscan_peek(&l->j) == PSKD_J_STRING) {
+			if (fast && queue_fast(l, &q[nq], &arena))
+				goto queued;
 			/* "a b": one space. */
 			if (!pskd_jscan_str(&l->j, &ms, &mn, &l->s))
 				ld_check(l);
