@@ -142,17 +142,36 @@ pskd_jscan_next(struct pskd_jscan *j)
 }
 
 int
-pskd_jscan_member(struct pskd_jscan *j, struct pskd_buf *key)
+pskd_jscan_member_at(struct pskd_jscan *j)
 {
 	if (!another(j, '}'))
 		return 0;
-	if (!pskd_jscan_string(j, key))
-		return j->err ? 0 : pskd_jscan_fail(j, "expected a name");
+	space(j);
+	return 1;
+}
+
+int
+pskd_jscan_colon(struct pskd_jscan *j)
+{
 	space(j);
 	if (j->p == j->end || *j->p != ':')
 		return pskd_jscan_fail(j, "expected ':'");
 	j->p++;
 	return 1;
+}
+
+int
+pskd_jscan_name(struct pskd_jscan *j, struct pskd_buf *key)
+{
+	if (!pskd_jscan_string(j, key))
+		return j->err ? 0 : pskd_jscan_fail(j, "expected a name");
+	return pskd_jscan_colon(j);
+}
+
+int
+pskd_jscan_member(struct pskd_jscan *j, struct pskd_buf *key)
+{
+	return pskd_jscan_member_at(j) && pskd_jscan_name(j, key);
 }
 
 static int

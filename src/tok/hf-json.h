@@ -48,6 +48,15 @@ int	pskd_jscan_object(struct pskd_jscan *j);
  * read: 1; 0 at the end of the object (its '}' read) or on an error.
  */
 int	pskd_jscan_member(struct pskd_jscan *j, struct pskd_buf *key);
+/*
+ * The same in steps, for a reader that takes some names its own way:
+ * member_at is 1 with j->p where the next name starts, 0 at the end of
+ * the object or on an error; name reads the name into key and the ':',
+ * colon the ':' alone (after a name read otherwise).
+ */
+int	pskd_jscan_member_at(struct pskd_jscan *j);
+int	pskd_jscan_name(struct pskd_jscan *j, struct pskd_buf *key);
+int	pskd_jscan_colon(struct pskd_jscan *j);
 /* Enter an array: 1, or 0 if the next value is not one. */
 int	pskd_jscan_array(struct pskd_jscan *j);
 /* 1 when another element follows; 0 at the end (its ']' read) or error. */

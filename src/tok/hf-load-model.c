@@ -173,29 +173,49 @@ ld_vocab(struct ld *l, struct pskd_hf *hf)
 	struct pskd_buf bytes = { 0 }, tok = { 0 };
 	uint32_t *off = NULL, *len = NULL, *id = NULL;
 	size_t n = 0, cap = l->vocablen / 6 + 1;	/* "a":0, at least */
+	const unsigned char *e, *tp;
 	char err[256];
 
 	off = pskd_xreallocarray(NULL, cap, sizeof(*off));
 	len = pskd_xreallocarray(NULL, cap, sizeof(*len));
 	id = pskd_xreallocarray(NULL, cap, sizeof(*id));
+	/* A token's bytes are no more than its name's: room for all. */
 	pskd_buf_reserve(&bytes, l->vocablen);
+	if (hf->bytelevel)
+		twobyte_init();
 	ld_walk_from(l, l->vocab);
 	if (!pskd_jscan_object(&l->j))
 		ld_die(l, "expected the vocab, an object");
-	while (pskd_jscan_member(&l->j, &l->key)) {
+	while (pskd_jscan_member_at(&l->j)) {
 		if (n == cap) {
 			cap = cap ? cap * 2 : 1024;
 			off = pskd_xreallocarray(off, cap, sizeof(*off));
 			len = pskd_xreallocarray(len, cap, sizeof(*len));
 			id = pskd_xreallocarray(id, cap, sizeof(*id));
 		}
+		/* The usual name, in the alphabet: straight into bytes. */
+		if (hf->bytelevel && l->j.p < l->j.end && *l->j.p == '"' &&
+		    (e = scan_bytes(l->j.p + 1, l->j.end, 0, bytes.p +
+		    bytes.len, bytes.cap - bytes.len, &tok.len)) != NULL) {
+			l->j.p = e + 1;
+			if (!pskd_jscan_colon(&l->j))
+				ld_check(l);
+			tp = bytes.p + bytes.len;
+		} else {
+			if (!pskd_jscan_name(&l->j, &l->key))
+				ld_check(l);
+			ld_as_stored(hf, l->key.p, l->key.len, &tok);
+			tp = tok.p;
+		}
 		id[n] = (uint32_t)ld_integer(l, 0, PSKD_RANK_MAX - 1);
-		ld_as_stored(hf, l->key.p, l->key.len, &tok);
 		if (tok.len == 0)
 			ld_die(l, "an empty token");
 		off[n] = (uint32_t)bytes.len;
 		len[n++] = (uint32_t)tok.len;
-		pskd_buf_add(&bytes, tok.p, tok.len);
+		if (tp != bytes.p + bytes.len)
+			pskd_buf_add(&bytes, tp, tok.len);
+		else
+			bytes.len += tok.len;
 	}
 	ld_check(l);
 	if (bytes.p == NULL)
@@ -388,6 +408,49 @@ queue_fast(struct ld *l, struct pend *q, struct pskd_buf *arena)
 	return 1;
 }
 
+/* Past JSON's blanks from p. */
+static const unsigned char *
+blanks(const unsigned char *p, const unsigned char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' ||
+	    *p == '\t'))
+		p++;
+	return p;
+}
+
+/* The same for a merge ["a", "b"] (the walk at its '['). */
+static int
+queue_pair_fast(struct ld *l, struct pend *q, struct pskd_buf *arena)
+{
+	const unsigned char *p, *end = l->j.end;
+	size_t la, lb;
+
+	pskd_buf_reserve(arena, FAST_MAX);
+	p = blanks(l->j.p + 1, end);
+	if (p == end || *p != '"' || (p = scan_bytes(p + 1, end, 0,
+	    arena->p + arena->len, FAST_MAX, &la)) == NULL || la == 0)
+		return 0;
+	p = blanks(p + 1, end);
+	if (p == end || *p != ',')
+		return 0;
+	p = blanks(p + 1, end);
+	if (p == end || *p != '"' || (p = scan_bytes(p + 1, end, 0,
+	    arena->p + arena->len + la, FAST_MAX - la, &lb)) == NULL ||
+	    lb == 0)
+		return 0;
+	p = blanks(p + 1, end);
+	if (p == end || *p != ']')
+		return 0;
+	q->off[0] = q->off[2] = arena->len;
+	q->len[0] = la;
+	q->off[1] = arena->len + la;
+	q->len[1] = lb;
+	q->len[2] = la + lb;
+	arena->len += la + lb;
+	l->j.p = p + 1;
+	return 1;
+}
+
 static const char not_a_merge[] = "a merge is \"a b\" or [\"a\", \"b\"]";
 
 void
@@ -431,6 +494,9 @@ ld_merges(struct ld *l, struct pskd_hf *hf)
 			pskd_buf_add(&a, ms, la);
 			pskd_buf_add(&a, sp + 1, mn - la - 1);
 		} else {
+			if (fast && l->j.p < l->j.end && *l->j.p == '[' &&
+			    queue_pair_fast(l, &q[nq], &arena))
+				goto queued;
 			if (!pskd_jscan_array(&l->j) || !pskd_jscan_next(&l->j))
 				ld_die(l, not_a_merge);
 			pskd_jscan_string(&l->j, &a);
