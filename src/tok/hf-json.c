@@ -265,6 +265,12 @@ plain(const unsigned char *p, const unsigned char *end)
 	return p;
 }
 
+const unsigned char *
+pskd_jscan_plain(const unsigned char *p, const unsigned char *end)
+{
+	return plain(p, end);
+}
+
 int
 pskd_jscan_str(struct pskd_jscan *j, const unsigned char **s, size_t *n,
     struct pskd_buf *scratch)

@@ -156,6 +156,37 @@ scan_bytes(const unsigned char *p, const unsigned char *end, int sp,
 	return p;
 }
 
+/*
+ * The same for a vocabulary of characters: a string's text as it is,
+ * when it has no escape.
+ */
+static const unsigned char *
+scan_text(const unsigned char *p, const unsigned char *end, int sp,
+    unsigned char *out, size_t max, size_t *n)
+{
+	const unsigned char *q, *s;
+
+	if ((size_t)(end - p) > max)
+		end = p + max;
+	if ((q = pskd_jscan_plain(p, end)) == NULL || q == end || *q != '"')
+		return NULL;
+	if (sp && (s = memchr(p, ' ', (size_t)(q - p))) != NULL)
+		q = s;
+	*n = (size_t)(q - p);
+	memcpy(out, p, *n);
+	return q;
+}
+
+/* A token's name read straight into out: scan_bytes or scan_text. */
+static const unsigned char *
+scan_name(const struct pskd_hf *hf, const unsigned char *p,
+    const unsigned char *end, int sp, unsigned char *out, size_t max,
+    size_t *n)
+{
+	return hf->bytelevel ? scan_bytes(p, end, sp, out, max, n) :
+	    scan_text(p, end, sp, out, max, n);
+}
+
 /* A token's text as the vocabulary keeps it (undone if byte-level). */
 void
 ld_as_stored(const struct pskd_hf *hf, const unsigned char *s, size_t n,
@@ -181,8 +212,7 @@ ld_vocab(struct ld *l, struct pskd_hf *hf)
 	id = pskd_xreallocarray(NULL, cap, sizeof(*id));
 	/* A token's bytes are no more than its name's: room for all. */
 	pskd_buf_reserve(&bytes, l->vocablen);
-	if (hf->bytelevel)
-		twobyte_init();
+	twobyte_init();
 	ld_walk_from(l, l->vocab);
 	if (!pskd_jscan_object(&l->j))
 		ld_die(l, "expected the vocab, an object");
@@ -193,10 +223,10 @@ ld_vocab(struct ld *l, struct pskd_hf *hf)
 			len = pskd_xreallocarray(len, cap, sizeof(*len));
 			id = pskd_xreallocarray(id, cap, sizeof(*id));
 		}
-		/* The usual name, in the alphabet: straight into bytes. */
-		if (hf->bytelevel && l->j.p < l->j.end && *l->j.p == '"' &&
-		    (e = scan_bytes(l->j.p + 1, l->j.end, 0, bytes.p +
-		    bytes.len, bytes.cap - bytes.len, &tok.len)) != NULL) {
+		/* The usual name, no escape: straight into bytes. */
+		if (l->j.p < l->j.end && *l->j.p == '"' && (e = scan_name(hf,
+		    l->j.p + 1, l->j.end, 0, bytes.p + bytes.len, bytes.cap -
+		    bytes.len, &tok.len)) != NULL) {
 			l->j.p = e + 1;
 			if (!pskd_jscan_colon(&l->j))
 				ld_check(l);
@@ -297,10 +327,15 @@ tables(struct pskd_hf *hf, const struct mlist *ml)
 	uint32_t *v = ml->v, n = (uint32_t)(ml->n / 3), i, c, k, *fill;
 
 	if (!hf->bytelevel) {
+		/* Each slot fetched 16 merges ahead of its insert. */
 		pskd_hf_merges_init(&hf->merges, n);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			if (i + 16 < n)
+				pskd_hf_merge_prefetch(&hf->merges,
+				    v[3 * (i + 16)], v[3 * (i + 16) + 1]);
 			pskd_hf_merges_add(&hf->merges, v[3 * i],
 			    v[3 * i + 1], i, v[3 * i + 2]);
+		}
 		return;
 	}
 	hf->mstart = pskd_xcalloc((size_t)hf->vocab.n + 1, sizeof(uint32_t));
@@ -388,23 +423,24 @@ queue_bytes(const unsigned char *s, size_t la, size_t lb, struct pend *q,
 }
 
 /*
- * The usual byte-level merge, "a b" with no prefix, straight from the
- * text into the arena: a's bytes and b's, and the new token is the two
- * together; the walk past it.  0 (nothing read) for any other.
+ * The usual merge, "a b" with no prefix and no escape, straight from the
+ * text into the arena (scan_name's): a's bytes and b's, and the new token
+ * is the two together; the walk past it.  0 (nothing read) for any other.
  */
 #define FAST_MAX	512	/* bytes of a merge the fast way takes */
 
 static int
-queue_fast(struct ld *l, struct pend *q, struct pskd_buf *arena)
+queue_fast(struct ld *l, const struct pskd_hf *hf, struct pend *q,
+    struct pskd_buf *arena)
 {
 	const unsigned char *p = l->j.p + 1, *e;
 	size_t la, lb;
 
 	pskd_buf_reserve(arena, FAST_MAX);
-	if ((e = scan_bytes(p, l->j.end, 1, arena->p + arena->len, FAST_MAX,
-	    &la)) == NULL || *e != ' ' || la == 0 || (e = scan_bytes(e + 1,
-	    l->j.end, 0, arena->p + arena->len + la, FAST_MAX - la, &lb)) ==
-	    NULL || lb == 0)
+	if ((e = scan_name(hf, p, l->j.end, 1, arena->p + arena->len,
+	    FAST_MAX, &la)) == NULL || *e != ' ' || la == 0 ||
+	    (e = scan_name(hf, e + 1, l->j.end, 1, arena->p + arena->len + la,
+	    FAST_MAX - la, &lb)) == NULL || *e != '"' || lb == 0)
 		return 0;
 	q->off[0] = q->off[2] = arena->len;
 	q->len[0] = la;
@@ -428,21 +464,22 @@ blanks(const unsigned char *p, const unsigned char *end)
 
 /* The same for a merge ["a", "b"] (the walk at its '['). */
 static int
-queue_pair_fast(struct ld *l, struct pend *q, struct pskd_buf *arena)
+queue_pair_fast(struct ld *l, const struct pskd_hf *hf, struct pend *q,
+    struct pskd_buf *arena)
 {
 	const unsigned char *p, *end = l->j.end;
 	size_t la, lb;
 
 	pskd_buf_reserve(arena, FAST_MAX);
 	p = blanks(l->j.p + 1, end);
-	if (p == end || *p != '"' || (p = scan_bytes(p + 1, end, 0,
+	if (p == end || *p != '"' || (p = scan_name(hf, p + 1, end, 0,
 	    arena->p + arena->len, FAST_MAX, &la)) == NULL || la == 0)
 		return 0;
 	p = blanks(p + 1, end);
 	if (p == end || *p != ',')
 		return 0;
 	p = blanks(p + 1, end);
-	if (p == end || *p != '"' || (p = scan_bytes(p + 1, end, 0,
+	if (p == end || *p != '"' || (p = scan_name(hf, p + 1, end, 0,
 	    arena->p + arena->len + la, FAST_MAX - la, &lb)) == NULL ||
 	    lb == 0)
 		return 0;
@@ -477,12 +514,11 @@ ld_merges(struct ld *l, struct pskd_hf *hf)
 	/* At most one merge a 6 bytes ("a b",): room, touched as used. */
 	ml.cap = 3 * (l->mergeslen / 6 + 1);
 	ml.v = pskd_xreallocarray(NULL, ml.cap, sizeof(*ml.v));
-	fast = hf->bytelevel && hf->prefixlen == 0;
-	if (fast)
-		twobyte_init();
+	fast = hf->prefixlen == 0;
+	twobyte_init();
 	while (pskd_jscan_next(&l->j)) {
 		if (pskd_jscan_peek(&l->j) == PSKD_J_STRING) {
-			if (fast && queue_fast(l, &q[nq], &arena))
+			if (fast && queue_fast(l, hf, &q[nq], &arena))
 				goto queued;
 			/* "a b": one space. */
 			if (!pskd_jscan_str(&l->j, &ms, &mn, &l->s))
@@ -503,7 +539,7 @@ ld_merges(struct ld *l, struct pskd_hf *hf)
 			pskd_buf_add(&a, sp + 1, mn - la - 1);
 		} else {
 			if (fast && l->j.p < l->j.end && *l->j.p == '[' &&
-			    queue_pair_fast(l, &q[nq], &arena))
+			    queue_pair_fast(l, hf, &q[nq], &arena))
 				goto queued;
 			if (!pskd_jscan_array(&l->j) || !pskd_jscan_next(&l->j))
 				ld_die(l, not_a_merge);
