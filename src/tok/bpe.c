@@ -37,9 +37,9 @@ struct cache_entry {
  * Longer pieces, tokens or not, by their XXH3: a record of the piece's
  * bytes and then its ids, in one of two caches by its size.  Most are a
  * word of 12 to 40 bytes with a few ids, many in a document, each in a
- * line of 64 bytes (Qwen 3's pieces: 9 % less CPU than with the other
- * cache alone); the rest up to 236 bytes, so the lines of 70 dashes or
- * stars that man pages draw are merged once, not each time.
+ * line of 64 bytes (make bench's documents: 3-5 % less CPU than with the
+ * other cache alone); the rest up to 236 bytes, so the lines of 70 dashes
+ * or stars that man pages draw are merged once, not each time.
  */
 #define MID_BITS	16	/* 65536 entries of 64 bytes: 4 MiB */
 #define MID_REC		48
