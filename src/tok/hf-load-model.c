@@ -429,6 +429,21 @@ queue_bytes(const unsigned char *s, size_t la, size_t lb, struct pend *q,
  */
 #define FAST_MAX	512	/* bytes of a merge the fast way takes */
 
+/* A merge's a and b read into the arena's end; the walk on from next. */
+static int
+queued_joined(struct ld *l, struct pend *q, struct pskd_buf *arena,
+    size_t la, size_t lb, const unsigned char *next)
+{
+	q->off[0] = q->off[2] = arena->len;
+	q->len[0] = la;
+	q->off[1] = arena->len + la;
+	q->len[1] = lb;
+	q->len[2] = la + lb;
+	arena->len += la + lb;
+	l->j.p = next;
+	return 1;
+}
+
 static int
 queue_fast(struct ld *l, const struct pskd_hf *hf, struct pend *q,
     struct pskd_buf *arena)
@@ -442,14 +457,7 @@ queue_fast(struct ld *l, const struct pskd_hf *hf, struct pend *q,
 	    (e = scan_name(hf, e + 1, l->j.end, 1, arena->p + arena->len + la,
 	    FAST_MAX - la, &lb)) == NULL || *e != '"' || lb == 0)
 		return 0;
-	q->off[0] = q->off[2] = arena->len;
-	q->len[0] = la;
-	q->off[1] = arena->len + la;
-	q->len[1] = lb;
-	q->len[2] = la + lb;
-	arena->len += la + lb;
-	l->j.p = e + 1;
-	return 1;
+	return queued_joined(l, q, arena, la, lb, e + 1);
 }
 
 /* Past JSON's blanks from p. */
@@ -486,14 +494,7 @@ queue_pair_fast(struct ld *l, const struct pskd_hf *hf, struct pend *q,
 	p = blanks(p + 1, end);
 	if (p == end || *p != ']')
 		return 0;
-	q->off[0] = q->off[2] = arena->len;
-	q->len[0] = la;
-	q->off[1] = arena->len + la;
-	q->len[1] = lb;
-	q->len[2] = la + lb;
-	arena->len += la + lb;
-	l->j.p = p + 1;
-	return 1;
+	return queued_joined(l, q, arena, la, lb, p + 1);
 }
 
 static const char not_a_merge[] = "a merge is \"a b\" or [\"a\", \"b\"]";
