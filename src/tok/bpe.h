@@ -43,6 +43,13 @@ struct pskd_bpe {
 	 */
 	uint32_t	*msplit, *pairmerge;
 	uint32_t	 mwidth;	/* msplit's entries a slot: 1 to 4 */
+	/*
+	 * Without ignore_merges, what each token's own bytes merge to, once
+	 * a piece has been that token (bpe.c's own_merge): 0 not yet, else
+	 * SELF_ALONE or SELF_OTHER; NULL with ignore_merges (or tiktoken's
+	 * rule), where a piece that is a token is that token.
+	 */
+	unsigned char	*self;
 	uint32_t	*d;		/* more scratch */
 	struct pskd_bpe_cache *cache;	/* pieces seen before */
 	uint32_t	*pair;		/* rank of each two-byte string */
