@@ -508,22 +508,17 @@ pskd_output_close(struct pskd_output *o, struct pskd_writer *w)
 		pskd_err(PSKD_EXIT_DATA, "%s", o->name);
 }
 
-int
-pskd_slurp(const char *path, size_t max, struct pskd_buf *b)
+/* The rest of fd, a regular file's size st (NULL: unknown), appended. */
+static int
+slurp_fd(int fd, const struct stat *st, size_t max, struct pskd_buf *b)
 {
-	struct stat st;
 	size_t start = b->len, want;
 	ssize_t got;
-	int fd, saved;
 
-	if (path == NULL || strcmp(path, "-") == 0)
-		fd = 0;
-	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
 	/* A regular file's size, so its bytes come in one allocation. */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (max == 0 || (uint64_t)st.st_size <= max))
-		pskd_buf_reserve(b, (size_t)st.st_size + 1);
+	if (st != NULL && S_ISREG(st->st_mode) && st->st_size > 0 &&
+	    (max == 0 || (uint64_t)st->st_size <= max))
+		pskd_buf_reserve(b, (size_t)st->st_size + 1);
 	for (;;) {
 		pskd_buf_reserve(b, 65536);
 		want = b->cap - b->len;
@@ -541,58 +536,75 @@ pskd_slurp(const char *path, size_t max, struct pskd_buf *b)
 			break;
 		}
 	}
+	return got < 0 ? -1 : 0;
+}
+
+int
+pskd_slurp(const char *path, size_t max, struct pskd_buf *b)
+{
+	struct stat st;
+	int fd, rc, saved;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		fd = 0;
+	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	rc = slurp_fd(fd, fstat(fd, &st) == 0 ? &st : NULL, max, b);
 	saved = errno;
 	if (fd != 0)
 		close(fd);
 	errno = saved;
-	return got < 0 ? -1 : 0;
+	return rc;
 }
 
 /*
  * Mapping a 9 MB tokenizer.json instead of reading it saves its copy and
  * the faults of a buffer as large: 6 of pskd-tok's 66 ms start (Llama 3).
  * A file truncated while mapped would fault (SIGBUS), as a .psk.d does
- * for pskd_psk_open; its readers take exactly len bytes.
+ * for pskd_file_open; its readers take exactly len bytes.  Anything else
+ * is read from the descriptor already open: a FIFO opened twice would
+ * lose its writer between the two.
  */
 int
 pskd_whole_open(struct pskd_whole *w, const char *path, size_t max)
 {
 	struct stat st;
-	void *m;
-	int fd, saved;
+	void *m = MAP_FAILED;
+	int fd, rc, saved, known;
 
 	memset(w, 0, sizeof(*w));
-	if (path != NULL && strcmp(path, "-") != 0) {
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-			return -1;
-		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-		    st.st_size > 0) {
-			if (max != 0 && (uint64_t)st.st_size > max) {
-				close(fd);
-				errno = EFBIG;
-				return -1;
-			}
-			m = mmap(NULL, (size_t)st.st_size, PROT_READ,
-			    MAP_PRIVATE | MAP_POPULATE, fd, 0);
-			saved = errno;
-			close(fd);
-			if (m != MAP_FAILED) {
-				w->map = m;
-				w->p = m;
-				w->len = (size_t)st.st_size;
-				return 0;
-			}
-			errno = saved;
-		} else
-			close(fd);
-	}
-	if (pskd_slurp(path, max, &w->buf) == -1) {
-		pskd_buf_free(&w->buf);
+	if (path == NULL || strcmp(path, "-") == 0)
+		fd = 0;
+	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return -1;
+	known = fstat(fd, &st) == 0;
+	if (known && S_ISREG(st.st_mode) && st.st_size > 0) {
+		if (max != 0 && (uint64_t)st.st_size > max) {
+			if (fd != 0)
+				close(fd);
+			errno = EFBIG;
+			return -1;
+		}
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE |
+		    MAP_POPULATE, fd, 0);
 	}
-	w->p = w->buf.p;
-	w->len = w->buf.len;
-	return 0;
+	if (m != MAP_FAILED) {
+		w->map = m;
+		w->p = m;
+		w->len = (size_t)st.st_size;
+		rc = 0;
+	} else if ((rc = slurp_fd(fd, known ? &st : NULL, max, &w->buf)) ==
+	    0) {
+		w->p = w->buf.p;
+		w->len = w->buf.len;
+	}
+	saved = errno;
+	if (fd != 0)
+		close(fd);
+	if (rc == -1)
+		pskd_buf_free(&w->buf);
+	errno = saved;
+	return rc;
 }
 
 void
