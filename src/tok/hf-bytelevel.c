@@ -30,19 +30,25 @@ pskd_hf_byte_char(unsigned b)
 	return 0x100 + k;
 }
 
-int
-pskd_hf_char_byte(uint32_t cp)
+const int16_t *
+pskd_hf_char_bytes(void)
 {
-	static int16_t back[0x144];
+	static int16_t back[PSKD_HF_ALPHABET_END];
 	static int ready;
 	unsigned b;
 
 	if (!ready) {
-		for (b = 0; b < 0x144; b++)
+		for (b = 0; b < PSKD_HF_ALPHABET_END; b++)
 			back[b] = -1;
 		for (b = 0; b < 256; b++)
 			back[pskd_hf_byte_char(b)] = (int16_t)b;
 		ready = 1;
 	}
-	return cp < 0x144 ? back[cp] : -1;
+	return back;
+}
+
+int
+pskd_hf_char_byte(uint32_t cp)
+{
+	return cp < PSKD_HF_ALPHABET_END ? pskd_hf_char_bytes()[cp] : -1;
 }

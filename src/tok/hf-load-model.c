@@ -102,23 +102,6 @@ unbyte(const unsigned char *s, size_t n, struct pskd_buf *out)
 }
 
 /*
- * The bytes of the alphabet's two-byte characters, by lead byte (0xc2 to
- * 0xc5) and continuation: -1 for none.
- */
-static int16_t twobyte[4 * 64];
-
-static void
-twobyte_init(void)
-{
-	unsigned i;
-
-	if (twobyte[0] != 0)
-		return;		/* U+0080 is no character of it: -1 when set */
-	for (i = 0; i < 4 * 64; i++)
-		twobyte[i] = (int16_t)pskd_hf_char_byte(0x80 + i);
-}
-
-/*
  * A string's ByteLevel characters from p (past its opening quote) up to
  * the first '"', or the first ' ' when sp, as the bytes they stand for,
  * into out (room for max): where it stopped, or NULL at anything else (an
@@ -131,7 +114,9 @@ static const unsigned char *
 scan_bytes(const unsigned char *p, const unsigned char *end, int sp,
     unsigned char *out, size_t max, size_t *n)
 {
+	const int16_t *back = pskd_hf_char_bytes();
 	const unsigned char *o = out;
+	unsigned cp;
 	int b;
 
 	if ((size_t)(end - p) > max)
@@ -143,9 +128,10 @@ scan_bytes(const unsigned char *p, const unsigned char *end, int sp,
 		}
 		if (*p == '"' || (*p == ' ' && sp))
 			break;
+		/* The alphabet's other characters: U+00A1 to U+0143. */
 		if (*p < 0xc2 || *p > 0xc5 || end - p < 2 ||
-		    (p[1] & 0xc0) != 0x80 ||
-		    (b = twobyte[(p[0] - 0xc2) << 6 | (p[1] & 0x3f)]) < 0)
+		    (p[1] & 0xc0) != 0x80 || (cp = (p[0] & 0x1fu) << 6 |
+		    (p[1] & 0x3fu)) >= PSKD_HF_ALPHABET_END || (b = back[cp]) < 0)
 			return NULL;
 		*out++ = (unsigned char)b;
 		p += 2;
@@ -212,7 +198,6 @@ ld_vocab(struct ld *l, struct pskd_hf *hf)
 	id = pskd_xreallocarray(NULL, cap, sizeof(*id));
 	/* A token's bytes are no more than its name's: room for all. */
 	pskd_buf_reserve(&bytes, l->vocablen);
-	twobyte_init();
 	ld_walk_from(l, l->vocab);
 	if (!pskd_jscan_object(&l->j))
 		ld_die(l, "expected the vocab, an object");
@@ -516,7 +501,6 @@ ld_merges(struct ld *l, struct pskd_hf *hf)
 	ml.cap = 3 * (l->mergeslen / 6 + 1);
 	ml.v = pskd_xreallocarray(NULL, ml.cap, sizeof(*ml.v));
 	fast = hf->prefixlen == 0;
-	twobyte_init();
 	while (pskd_jscan_next(&l->j)) {
 		if (pskd_jscan_peek(&l->j) == PSKD_J_STRING) {
 			if (fast && queue_fast(l, hf, &q[nq], &arena))

@@ -184,6 +184,9 @@ int	pskd_hf_sniff(const unsigned char *head, size_t n);
 /* The ByteLevel alphabet: the character of byte b, and back (-1: none). */
 uint32_t pskd_hf_byte_char(unsigned b);
 int	pskd_hf_char_byte(uint32_t cp);
+/* The same as a table by code point, below PSKD_HF_ALPHABET_END. */
+#define PSKD_HF_ALPHABET_END	0x144
+const int16_t *pskd_hf_char_bytes(void);
 
 /* Merges: the rank of (a, b) with *id the token it makes, or NONE. */
 static inline uint32_t

@@ -4,7 +4,8 @@
 # " hello" and " help" to the same ids (by hand: Ġ h, e l, el l, Ġh ell,
 # Ġhell o make 256 to 260; a byte is its own id, p 112): 260, and 256 257
 # 112.  Then what the fast way leaves to the general one (a second space,
-# an empty part, a character outside the alphabet), and a merge it reads
+# an empty part, a character outside the alphabet, one just past its
+# end), and a merge it reads
 # whose token the vocab lacks.
 python3 - <<'PY'
 import json
@@ -29,6 +30,8 @@ write("pairs.json", [m.split(" ") for m in merges])
 write("twospaces.json", merges + ["Ġ  h"])
 write("empty.json", merges + ["Ġhello "])
 write("outside.json", merges + ["Ġ x\u0400"])
+# ń (U+0144) has the alphabet's lead byte but is one past its end.
+write("pastend.json", merges + ["Ġ \u0144"])
 write("nottoken.json", merges + ["Ġ q"])
 PY
 for f in plain escaped pairs; do
@@ -37,7 +40,7 @@ for f in plain escaped pairs; do
 	    tr '\n' ' '
 	echo "$f"
 done
-for f in twospaces empty outside nottoken; do
+for f in twospaces empty outside pastend nottoken; do
 	printf ' hello' | pskd-tok -r --no-eot -v $f.json > /dev/null
 	echo "exit $?"
 done
