@@ -94,32 +94,10 @@ fail(char *err, size_t errsize, uint64_t line, const char *msg)
 	return -1;
 }
 
-/* The slot key of p[0..n) and its hash. */
-static uint64_t
-key_of(const unsigned char *p, size_t n, uint64_t *k0, uint32_t *k1)
-{
-	if (n <= PSKD_RANK_SHORT) {
-		pskd_ranks_key(p, n, k0, k1);
-		return pskd_ranks_keyhash(*k0, *k1);
-	}
-	*k0 = hash_bytes(p, n);
-	*k1 = 0xffu << 24;
-	return pskd_ranks_keyhash(*k0, *k1);
-}
-
 uint64_t
-pskd_ranks_keyof(const void *p, size_t n, uint64_t *k0, uint32_t *k1)
+pskd_ranks_xxh(const void *p, size_t n)
 {
-	return key_of(p, n, k0, k1);
-}
-
-uint32_t
-pskd_ranks_find_keyed(const struct pskd_ranks *r, const void *p, size_t n,
-    uint64_t k0, uint32_t k1, uint64_t h)
-{
-	if (n <= PSKD_RANK_SHORT)
-		return pskd_ranks_find_key(r, k0, k1, h);
-	return pskd_ranks_find_long(r, p, n, k0);
+	return hash_bytes(p, n);
 }
 
 /*
@@ -203,7 +181,7 @@ insert_all(struct pskd_ranks *r, const uint32_t *roff, const uint32_t *rlen,
 		    err, errsize) == -1)
 			return -1;
 		if (i < nt) {
-			q->h = key_of(r->bytes + roff[i], rlen[i], &q->k0,
+			q->h = pskd_ranks_keyof(r->bytes + roff[i], rlen[i], &q->k0,
 			    &q->k1);
 			__builtin_prefetch(&r->slot[q->h & r->mask]);
 		}
@@ -383,7 +361,7 @@ pskd_ranks_find(const struct pskd_ranks *r, const void *p, size_t n)
 
 	if (n == 0 || n > r->maxlen)
 		return PSKD_RANK_NONE;
-	h = key_of(p, n, &k0, &k1);
+	h = pskd_ranks_keyof(p, n, &k0, &k1);
 	if (n <= PSKD_RANK_SHORT)
 		return pskd_ranks_find_key(r, k0, k1, h);
 	return pskd_ranks_find_long(r, p, n, k0);

@@ -66,15 +66,8 @@ uint32_t pskd_ranks_find(const struct pskd_ranks *r, const void *p, size_t n);
  */
 uint32_t pskd_ranks_find_long(const struct pskd_ranks *r, const void *p,
 	    size_t n, uint64_t xxh);
-/*
- * The lookup in two steps, so that a caller can prefetch the slot
- * (r->slot[h & r->mask]) of many tokens before it looks them up: the key
- * of p[0..n) and its hash, then the rank.
- */
-uint64_t pskd_ranks_keyof(const void *p, size_t n, uint64_t *k0,
-	    uint32_t *k1);
-uint32_t pskd_ranks_find_keyed(const struct pskd_ranks *r, const void *p,
-	    size_t n, uint64_t k0, uint32_t k1, uint64_t h);
+/* XXH3_64bits(p, n): the key of a token longer than PSKD_RANK_SHORT. */
+uint64_t pskd_ranks_xxh(const void *p, size_t n);
 /* Append the line "BASE64 RANK\n" for a token to b (for writers). */
 void	pskd_ranks_line(struct pskd_buf *b, const void *p, size_t n,
 	    uint32_t rank);
@@ -169,6 +162,33 @@ pskd_ranks_find_key(const struct pskd_ranks *r, uint64_t k0, uint32_t k1,
 	size_t i = pskd_ranks_slot_key(r, k0, k1, h);
 
 	return i == SIZE_MAX ? PSKD_RANK_NONE : r->slot[i].rank;
+}
+
+/*
+ * The lookup in two steps, so that a caller can prefetch the slot
+ * (r->slot[h & r->mask]) of many tokens before it looks them up: the key
+ * of p[0..n) and its hash, then the rank (inline: a short token's key
+ * costs less than the call).
+ */
+static inline uint64_t
+pskd_ranks_keyof(const void *p, size_t n, uint64_t *k0, uint32_t *k1)
+{
+	if (n <= PSKD_RANK_SHORT)
+		pskd_ranks_key(p, n, k0, k1);
+	else {
+		*k0 = pskd_ranks_xxh(p, n);
+		*k1 = 0xffu << 24;
+	}
+	return pskd_ranks_keyhash(*k0, *k1);
+}
+
+static inline uint32_t
+pskd_ranks_find_keyed(const struct pskd_ranks *r, const void *p, size_t n,
+    uint64_t k0, uint32_t k1, uint64_t h)
+{
+	if (n <= PSKD_RANK_SHORT)
+		return pskd_ranks_find_key(r, k0, k1, h);
+	return pskd_ranks_find_long(r, p, n, k0);
 }
 
 #endif

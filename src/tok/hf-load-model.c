@@ -269,12 +269,9 @@ resolve(struct ld *l, struct pskd_hf *hf, struct pend *q, size_t nq,
 
 	for (i = 0; i < nq; i++) {
 		for (k = 0; k < 3; k++) {
-			id[k] = q[i].len[k] <= PSKD_RANK_SHORT ?
-			    pskd_ranks_find_key(&hf->vocab, q[i].k0[k],
-			    q[i].k1[k], q[i].h[k]) :
-			    pskd_ranks_find_keyed(&hf->vocab, arena->p +
-			    q[i].off[k], q[i].len[k], q[i].k0[k], q[i].k1[k],
-			    q[i].h[k]);
+			id[k] = pskd_ranks_find_keyed(&hf->vocab,
+			    arena->p + q[i].off[k], q[i].len[k], q[i].k0[k],
+			    q[i].k1[k], q[i].h[k]);
 			if (id[k] == PSKD_RANK_NONE)
 				ld_die(l, k < 2 ? "a merge of a token that is "
 				    "not in the vocab" : "a merge whose result "
@@ -369,13 +366,8 @@ keys(struct pskd_hf *hf, struct pend *q, const struct pskd_buf *arena)
 	int k;
 
 	for (k = 0; k < 3; k++) {
-		if (q->len[k] <= PSKD_RANK_SHORT) {
-			pskd_ranks_key(arena->p + q->off[k], q->len[k],
-			    &q->k0[k], &q->k1[k]);
-			q->h[k] = pskd_ranks_keyhash(q->k0[k], q->k1[k]);
-		} else
-			q->h[k] = pskd_ranks_keyof(arena->p + q->off[k],
-			    q->len[k], &q->k0[k], &q->k1[k]);
+		q->h[k] = pskd_ranks_keyof(arena->p + q->off[k], q->len[k],
+		    &q->k0[k], &q->k1[k]);
 		__builtin_prefetch(&hf->vocab.slot[q->h[k] & hf->vocab.mask]);
 	}
 }
