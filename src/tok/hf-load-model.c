@@ -189,8 +189,8 @@ ld_vocab(struct ld *l, struct pskd_hf *hf)
 {
 	struct pskd_buf bytes = { 0 }, tok = { 0 };
 	uint32_t *off = NULL, *len = NULL, *id = NULL;
-	size_t n = 0, cap = l->vocablen / 6 + 1;	/* "a":0, at least */
-	const unsigned char *e, *tp;
+	size_t n = 0, cap = l->vocablen / 6 + 1, tl;	/* "a":0, at least */
+	const unsigned char *e;
 	char err[256];
 
 	off = pskd_xreallocarray(NULL, cap, sizeof(*off));
@@ -208,29 +208,31 @@ ld_vocab(struct ld *l, struct pskd_hf *hf)
 			len = pskd_xreallocarray(len, cap, sizeof(*len));
 			id = pskd_xreallocarray(id, cap, sizeof(*id));
 		}
-		/* The usual name, no escape: straight into bytes. */
+		/*
+		 * The token's bytes at the end of bytes, not yet counted:
+		 * the usual name (no escape) straight from the text, else
+		 * read and copied there.
+		 */
 		if (l->j.p < l->j.end && *l->j.p == '"' && (e = scan_name(hf,
 		    l->j.p + 1, l->j.end, 0, bytes.p + bytes.len, bytes.cap -
-		    bytes.len, &tok.len)) != NULL) {
+		    bytes.len, &tl)) != NULL) {
 			l->j.p = e + 1;
 			if (!pskd_jscan_colon(&l->j))
 				ld_check(l);
-			tp = bytes.p + bytes.len;
 		} else {
 			if (!pskd_jscan_name(&l->j, &l->key))
 				ld_check(l);
 			ld_as_stored(hf, l->key.p, l->key.len, &tok);
-			tp = tok.p;
+			pskd_buf_reserve(&bytes, tok.len);
+			memcpy(bytes.p + bytes.len, tok.p, tok.len);
+			tl = tok.len;
 		}
 		id[n] = (uint32_t)ld_integer(l, 0, PSKD_RANK_MAX - 1);
-		if (tok.len == 0)
+		if (tl == 0)
 			ld_die(l, "an empty token");
 		off[n] = (uint32_t)bytes.len;
-		len[n++] = (uint32_t)tok.len;
-		if (tp != bytes.p + bytes.len)
-			pskd_buf_add(&bytes, tp, tok.len);
-		else
-			bytes.len += tok.len;
+		len[n++] = (uint32_t)tl;
+		bytes.len += tl;
 	}
 	ld_check(l);
 	if (bytes.p == NULL)

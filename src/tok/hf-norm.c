@@ -79,11 +79,7 @@ nfc_inert(uint32_t cp)
 	return nfc_inert_first(cp);
 }
 
-/*
- * 1 when NFC leaves s[0..n) as it is: it is UTF-8 and every character not
- * ASCII passes nfc_inert() (so normal_form would copy each of its runs
- * through unchanged).
- */
+/* pskd_utf8_ascii for text that is mostly ASCII, long runs of it. */
 static size_t
 ascii_run(const unsigned char *s, size_t n)
 {
@@ -105,6 +101,11 @@ ascii_run(const unsigned char *s, size_t n)
 	return i + pskd_utf8_ascii(s + i, n - i);
 }
 
+/*
+ * 1 when NFC leaves s[0..n) as it is: it is UTF-8 and every character not
+ * ASCII passes nfc_inert() (so normal_form would copy each of its runs
+ * through unchanged).
+ */
 static int
 nfc_unchanged(const unsigned char *s, size_t n)
 {
