@@ -258,18 +258,6 @@ plain(const unsigned char *p, const unsigned char *end)
 			p += 2;
 			continue;
 		}
-		/*
-		 * Three (SentencePiece's ▁, CJK) too: E1-EC and EE-EF take
-		 * any two continuations, E0 none below A0 (overlong), ED
-		 * none above 9F (surrogates).
-		 */
-		if (*p >= 0xe0 && *p <= 0xef && end - p >= 3 &&
-		    (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80 &&
-		    (*p != 0xe0 || p[1] >= 0xa0) &&
-		    (*p != 0xed || p[1] <= 0x9f)) {
-			p += 3;
-			continue;
-		}
 		if ((k = pskd_utf8_decode(p, (size_t)(end - p), &cp)) == 0)
 			return NULL;
 		p += k;
