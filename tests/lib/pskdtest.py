@@ -1,6 +1,7 @@
 """pskdtest - what the Python test scripts share: the .psk.d header and
-token streams, the frame stream of the dedup programs, and the ok/not ok
-lines the runner counts.  Written from pskd(5) and pskd-frames(5), not from
+token streams, the frame stream of the dedup programs, the ok/not ok
+lines the runner counts, and the small "hello" tokenizers of the
+tokenizer.json cases.  Written from pskd(5) and pskd-frames(5), not from
 the C code, so the scripts that use it check the programs independently.
 
 A script finds it with
@@ -100,3 +101,31 @@ def read_frames(data):
     if off != len(data):
         raise ValueError("trailing bytes after the last frame")
     return hdr, frames
+
+
+def byte_char(b):
+    """The character GPT-2's ByteLevel alphabet gives byte b: the printable
+    bytes themselves, the others U+0100 on in byte order."""
+    keep = (list(range(33, 127)) + list(range(0xa1, 0xad)) +
+            list(range(0xae, 0x100)))
+    if b in keep:
+        return chr(b)
+    return chr(0x100 + sorted(set(range(256)) - set(keep)).index(b))
+
+
+def hello_tokenizer(bytelevel):
+    """The vocab and merges of the "hello" tokenizers (ids by hand):
+    byte-level, each byte its own id and Ġh el ell Ġhell Ġhello 256-260;
+    of characters, <unk> 0, ▁ 1, h e l o p 2-6, ▁h el ell ▁hell ▁hello
+    7-11."""
+    sp = "\u0120" if bytelevel else "\u2581"
+    merges = [sp + " h", "e l", "el l", sp + "h ell", sp + "hell o"]
+    if bytelevel:
+        vocab = {byte_char(b): b for b in range(256)}
+        for i, m in enumerate(merges):
+            vocab[m.replace(" ", "")] = 256 + i
+    else:
+        vocab = {t: i for i, t in enumerate(
+            ["<unk>", sp, "h", "e", "l", "o", "p"] +
+            [m.replace(" ", "") for m in merges])}
+    return vocab, merges

@@ -6,11 +6,10 @@
 # merge with a second space, one with an empty part, one of a token the
 # vocab lacks.
 python3 - <<'PY'
-import json
-vocab = {t: i for i, t in enumerate(
-    ["<unk>", "\u2581", "h", "e", "l", "o", "p",
-     "\u2581h", "el", "ell", "\u2581hell", "\u2581hello"])}
-merges = ["\u2581 h", "e l", "el l", "\u2581h ell", "\u2581hell o"]
+import json, os, sys
+sys.path.insert(0, os.path.join(os.environ["PSKD_TOP"], "tests", "lib"))
+from pskdtest import hello_tokenizer
+vocab, merges = hello_tokenizer(False)
 def doc(ms, ascii=False):
     return json.dumps({"model": {"type": "BPE", "vocab": vocab,
                                  "merges": ms, "unk_token": "<unk>"}},
