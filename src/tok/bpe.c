@@ -173,7 +173,7 @@ splits(struct pskd_bpe *e)
 void
 pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern,
     const uint32_t *mstart, const uint32_t *mleft, const uint32_t *mrank,
-    int ignore_merges, int joins)
+    int ignore_merges, int joins, struct pskd_bpe_splits *given)
 {
 	/*
 	 * A pair of parts is a merge when their bytes joined are a token
@@ -191,7 +191,13 @@ pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern,
 	e->whole = ignore_merges;
 	if (!ignore_merges)
 		e->self = pskd_xcalloc((size_t)r->n + 1, 1);
-	splits(e);
+	if (given != NULL && given->pairmerge != NULL) {
+		e->msplit = given->msplit;
+		e->pairmerge = given->pairmerge;
+		e->mwidth = given->mwidth;
+		memset(given, 0, sizeof(*given));
+	} else
+		splits(e);
 	if (!joins) {
 		free(e->msplit);
 		e->msplit = NULL;

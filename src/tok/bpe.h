@@ -64,13 +64,24 @@ struct pskd_bpe {
 void	pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r,
 	    int pattern);
 /*
+ * What pskd_bpe_init_hf works out from the merges (msplit, mwidth and
+ * pairmerge above), as a compiled tokenizer keeps it (hf-compiled.c).
+ */
+struct pskd_bpe_splits {
+	uint32_t	*msplit, *pairmerge;
+	uint32_t	 mwidth;
+};
+/*
  * The same with the merges of a tokenizer.json: a piece is merged by HF's
  * rule (the pair first in the merges), and is taken whole when it is a
  * token only with ignore_merges; the ranks are the vocabulary's ids.
+ * given: the splits kept from an earlier init of the same tables (taken,
+ * *given left empty), or NULL or empty: worked out.
  */
 void	pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r,
 	    int pattern, const uint32_t *mstart, const uint32_t *mleft,
-	    const uint32_t *mrank, int ignore_merges, int joins);
+	    const uint32_t *mrank, int ignore_merges, int joins,
+	    struct pskd_bpe_splits *given);
 void	pskd_bpe_free(struct pskd_bpe *e);
 /*
  * Append the ids of text[0..len) (tiktoken's encode_ordinary: special

@@ -108,7 +108,8 @@ hf_load(struct pskd_vocab *v, const char *path, const unsigned char *p,
 	}
 	if (hf->bytelevel)
 		pskd_bpe_init_hf(&h->bpe, &hf->vocab, h->fast, hf->mstart,
-		    hf->mleft, hf->mrank, hf->ignore_merges, !hf->apart);
+		    hf->mleft, hf->mrank, hf->ignore_merges, !hf->apart,
+		    NULL);
 	else
 		h->words = pskd_hf_words_new(hf);
 	return 0;

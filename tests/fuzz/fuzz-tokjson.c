@@ -68,7 +68,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (hf.bytelevel) {
 		pskd_bpe_init_hf(&e, &hf.vocab, -1, hf.mstart, hf.mleft,
-		    hf.mrank, hf.ignore_merges, !hf.apart);
+		    hf.mrank, hf.ignore_merges, !hf.apart, NULL);
 		for (i = 0; i < pieces.n; i++) {
 			pskd_ids_reserve(&ids, pieces.v[i].len + 8);
 			ids.n += pskd_bpe_piece(&e, pieces.buf.p +
