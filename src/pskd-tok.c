@@ -21,12 +21,13 @@ static const char usage_text[] =
     "       pskd-tok -d [-E encoding] [-v vocab] [-o file] [file]\n"
     "       pskd-tok --build-vocab [-f fields | -l | -r] [-o file] [file ...]\n"
     "       pskd-tok --train N [-Pq] [-E pattern] [-f fields | -l | -r]\n"
-    "           [--min-frequency F] [-o file] [--special token] [file ...]";
+    "           [--min-frequency F] [-o file] [--special token] [file ...]\n"
+    "       pskd-tok --compile [-E encoding | -v tokenizer.json] [-o file]";
 
-enum mode { ENCODE, DECODE, BUILD, TRAIN };
+enum mode { ENCODE, DECODE, BUILD, TRAIN, COMPILE };
 
 enum {
-	OPT_ALLOW = 256, OPT_BOS, OPT_BUILD, OPT_MINFREQ, OPT_NOBOS, OPT_NOEOT,
+	OPT_ALLOW = 256, OPT_BOS, OPT_BUILD, OPT_COMPILE, OPT_MINFREQ, OPT_NOBOS, OPT_NOEOT,
 	OPT_REJECTS, OPT_SPECIAL, OPT_TRAIN, OPT_HELP, OPT_VERSION
 };
 
@@ -35,10 +36,13 @@ static void (*const modes[])(const struct pskd_tok_opt *, int, char **) = {
 	[DECODE] = pskd_tok_decode,
 	[BUILD] = pskd_tok_build,
 	[TRAIN] = pskd_tok_train,
+	[COMPILE] = pskd_tok_compile,
 };
 
+static const char default_field[] = "text";
+
 static struct pskd_tok_opt opt = {
-	.field = "text",
+	.field = default_field,
 	.input = 'j',
 	.minfreq = 1,
 };
@@ -82,6 +86,8 @@ usage(void)
 	    "tokenizer.json's)\n"
 	    "      --build-vocab       print the character vocabulary of the "
 	    "input\n"
+	    "      --compile           write the tokenizer.json compiled, for "
+	    "a faster start\n"
 	    "      --min-frequency F   --train: merge only pairs seen F times "
 	    "or more (1)\n"
 	    "      --no-bos            nothing before documents\n"
@@ -117,7 +123,7 @@ add_special(const char *s)
 
 /* One mode; options of another mode are a usage error. */
 static enum mode
-mode_of(enum mode m, int trainopts)
+mode_of(enum mode m, int trainopts, int argc)
 {
 	int decode = m == DECODE, build = m == BUILD, train = m == TRAIN;
 
@@ -126,6 +132,16 @@ mode_of(enum mode m, int trainopts)
 		pskd_warnx("--rejects: when encoding documents a line (JSON "
 		    "Lines or -l)");
 		pskd_usage_error(NULL);
+	}
+	if (m == COMPILE) {
+		if (opt.bytes || opt.eot || opt.noeot || opt.allow_special ||
+		    opt.bos || opt.nobos || opt.rejects || trainopts ||
+		    opt.field != default_field || opt.input != 'j' ||
+		    argc > 0) {
+			pskd_warnx("--compile takes -E or -v, and -o, only");
+			pskd_usage_error(NULL);
+		}
+		return COMPILE;
 	}
 	if (train) {
 		if (opt.bytes || opt.eot || opt.noeot || opt.vocab ||
@@ -165,6 +181,7 @@ main(int argc, char **argv)
 		{ "allow-special", no_argument, NULL, OPT_ALLOW },
 		{ "bos", required_argument, NULL, OPT_BOS },
 		{ "build-vocab", no_argument, NULL, OPT_BUILD },
+		{ "compile", no_argument, NULL, OPT_COMPILE },
 		{ "min-frequency", required_argument, NULL, OPT_MINFREQ },
 		{ "no-bos", no_argument, NULL, OPT_NOBOS },
 		{ "no-eot", no_argument, NULL, OPT_NOEOT },
@@ -201,6 +218,9 @@ main(int argc, char **argv)
 		case OPT_BUILD:
 			pskd_mode_set(&mode, BUILD, "--build-vocab");
 			break;
+		case OPT_COMPILE:
+			pskd_mode_set(&mode, COMPILE, "--compile");
+			break;
 		case OPT_MINFREQ:
 			opt.minfreq = pskd_optnum("--min-frequency", optarg, 1,
 			    UINT64_MAX, 0);
@@ -222,8 +242,8 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	m = mode_of((enum mode)mode.mode, trainopts);
-	if (opt.input == 'j' && m != DECODE) {
+	m = mode_of((enum mode)mode.mode, trainopts, argc);
+	if (opt.input == 'j' && m != DECODE && m != COMPILE) {
 		if (pskd_doc_init(&doc, opt.field, NULL, &e) == -1) {
 			pskd_warnx("-f: %s", e.msg);
 			pskd_usage_error(NULL);

@@ -237,6 +237,8 @@ pskd_hf_free(struct pskd_hf *hf)
 
 	pskd_ranks_free(&hf->vocab);
 	pskd_hf_merges_free(&hf->merges);
+	free(hf->splits.msplit);
+	free(hf->splits.pairmerge);
 	free(hf->mstart);
 	free(hf->mleft);
 	free(hf->mrank);
@@ -264,9 +266,36 @@ pskd_hf_free(struct pskd_hf *hf)
 	memset(hf, 0, sizeof(*hf));
 }
 
+/* A compiled file's tables where the vocab and merges would be read. */
+static void
+install(struct ld *l, struct pskd_hf *hf, struct ld_tables *t)
+{
+	if (t->bytelevel != hf->bytelevel)
+		ld_die(l, "a compiled tokenizer whose tables are not of its "
+		    "pre-tokenizer");
+	hf->vocab = t->vocab;
+	hf->mstart = t->mstart;
+	hf->mleft = t->mleft;
+	hf->mrank = t->mrank;
+	hf->merges = t->merges;
+	hf->apart = t->apart;
+	hf->splits = t->splits;
+	memset(&t->splits, 0, sizeof(t->splits));
+	memset(&t->vocab, 0, sizeof(t->vocab));
+	memset(&t->merges, 0, sizeof(t->merges));
+	t->mstart = t->mleft = t->mrank = NULL;
+}
+
 int
 pskd_hf_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
     char *err, size_t errsize)
+{
+	return ld_parse(hf, p, n, NULL, err, errsize);
+}
+
+int
+ld_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
+    struct ld_tables *t, char *err, size_t errsize)
 {
 	static struct ld l;	/* static: longjmp keeps nothing in registers */
 	char name[8];
@@ -321,8 +350,16 @@ pskd_hf_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 		    "supported");
 	affix(hf, &hf->prefix, &hf->prefixlen);
 	affix(hf, &hf->suffix, &hf->suffixlen);
-	ld_vocab(&l, hf);
-	ld_merges(&l, hf);
+	hf->vocabat = (size_t)(l.vocab - p);
+	hf->vocablen = l.vocablen;
+	hf->mergesat = (size_t)(l.merges - p);
+	hf->mergeslen = l.mergeslen;
+	if (t != NULL)
+		install(&l, hf, t);
+	else {
+		ld_vocab(&l, hf);
+		ld_merges(&l, hf);
+	}
 	hf->unk = PSKD_RANK_NONE;
 	if (l.unk != NULL && (hf->unk = pskd_ranks_find(&hf->vocab, l.unk,
 	    strlen(l.unk))) == PSKD_RANK_NONE)
@@ -357,7 +394,14 @@ pskd_hf_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 		hf->charid[b] = pskd_ranks_find(&hf->vocab, u,
 		    pskd_utf8_encode(b, u));
 	}
-	ld_cuts(hf);
+	if (t == NULL)
+		ld_cuts(hf);
+	else {
+		hf->metacut = t->metacut;
+		memcpy(hf->barafter, t->cuts, 129);
+		memcpy(hf->alone, t->cuts + 129, 128);
+		memcpy(hf->stop, t->cuts + 257, 256);
+	}
 	pskd_buf_free(&l.s);
 	pskd_buf_free(&l.key);
 	return 0;

@@ -67,6 +67,28 @@ void	ld_merges(struct ld *l, struct pskd_hf *hf);
 /* Where words may be cut (hf-cuts.c): once the vocab, merges, unk and
    <0xNN> tokens and charid are known. */
 void	ld_cuts(struct pskd_hf *hf);
+/*
+ * The tables of a compiled tokenizer (hf-compiled.c), checked, read in
+ * place of the file's vocab and merges and of what hf-cuts.c works out
+ * from them.
+ */
+struct ld_tables {
+	int		 bytelevel, apart, metacut;
+	struct pskd_ranks vocab;
+	uint32_t	*mstart, *mleft, *mrank;	/* byte-level */
+	uint64_t	 nm;
+	struct pskd_bpe_splits splits;			/* bpe.c's, of them */
+	struct pskd_hf_merges merges;			/* characters */
+	unsigned char	 cuts[129 + 128 + 256];		/* barafter, alone,
+							   stop */
+};
+void	ld_tables_free(struct ld_tables *t);
+/*
+ * pskd_hf_parse, with the tables of t when it is not NULL (which the
+ * load then owns; t is left empty).
+ */
+int	ld_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
+	    struct ld_tables *t, char *err, size_t errsize);
 /* A token's text as the vocabulary keeps it (undone if byte-level). */
 void	ld_as_stored(const struct pskd_hf *hf, const unsigned char *s,
 	    size_t n, struct pskd_buf *out);

@@ -70,7 +70,9 @@ hf_load(struct pskd_vocab *v, const char *path, const unsigned char *p,
 		    "own pipeline", encoding, path);
 		return PSKD_EXIT_USAGE;
 	}
-	if (pskd_hf_parse(hf, p, n, err, sizeof(err)) == -1) {
+	if ((pskd_hf_compiled_sniff(p, n) ? pskd_hf_parse_compiled(hf, p, n,
+	    err, sizeof(err)) : pskd_hf_parse(hf, p, n, err, sizeof(err))) ==
+	    -1) {
 		pskd_error_set(e, 0, "%s:%s", path, err);
 		return PSKD_EXIT_DATA;
 	}
@@ -109,7 +111,7 @@ hf_load(struct pskd_vocab *v, const char *path, const unsigned char *p,
 	if (hf->bytelevel)
 		pskd_bpe_init_hf(&h->bpe, &hf->vocab, h->fast, hf->mstart,
 		    hf->mleft, hf->mrank, hf->ignore_merges, !hf->apart,
-		    NULL);
+		    &hf->splits);
 	else
 		h->words = pskd_hf_words_new(hf);
 	return 0;
@@ -307,9 +309,25 @@ hf_free(struct pskd_vocab *v)
 	free(h);
 }
 
+void
+pskd_hf_vocab_compile(const struct pskd_vocab *v, const unsigned char *p,
+    size_t n, struct pskd_buf *out)
+{
+	const struct hf_vocab *h = v->impl;
+
+	pskd_hf_compile(&h->hf, h->hf.bytelevel ? &h->bpe : NULL, p, n, out);
+}
+
+/* A tokenizer.json, or one compiled. */
+static int
+hf_sniff(const unsigned char *head, size_t n)
+{
+	return pskd_hf_sniff(head, n) || pskd_hf_compiled_sniff(head, n);
+}
+
 const struct pskd_vocab_kind pskd_vocab_hf = {
 	.name = "tokenizer.json",
-	.sniff = pskd_hf_sniff,
+	.sniff = hf_sniff,
 	.load = hf_load,
 	.encode = hf_encode,
 	.decode = hf_decode,

@@ -165,6 +165,12 @@ struct pskd_hf {
 	uint32_t	*bos, *eos;	/* the post-processor's tokens */
 	size_t		 nbos, neos;
 	uint64_t	 nvocab;	/* V */
+	/* A compiled file's splits, for pskd_bpe_init_hf (which takes
+	   them). */
+	struct pskd_bpe_splits splits;
+	/* Where the model's vocab and merges are in the file read (what
+	   pskd_hf_compile leaves out). */
+	size_t		 vocabat, vocablen, mergesat, mergeslen;
 };
 
 /*
@@ -180,6 +186,20 @@ int	pskd_hf_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 void	pskd_hf_free(struct pskd_hf *hf);
 /* 1 when head[0..n), a file's first bytes, looks like a tokenizer.json. */
 int	pskd_hf_sniff(const unsigned char *head, size_t n);
+
+/*
+ * A compiled tokenizer.json (hf-compiled.c, pskd-tok --compile): the
+ * tables of hf, loaded from json[0..n), with e's splits (a byte-level
+ * vocabulary's engine, or NULL), and the rest of that file, into out; read back by pskd_hf_parse_compiled as pskd_hf_parse reads the file
+ * (its errors " why", or "LINE: why" of the JSON it holds).  Its sniff:
+ * 1 when head[0..n) begins one.
+ */
+void	pskd_hf_compile(const struct pskd_hf *hf, const struct pskd_bpe *e,
+	    const unsigned char *json, size_t n, struct pskd_buf *out);
+int	pskd_hf_parse_compiled(struct pskd_hf *hf, const unsigned char *p,
+	    size_t n, char *err, size_t errsize);
+int	pskd_hf_compiled_sniff(const unsigned char *head, size_t n);
+extern int pskd_hf_compiled_nosum;	/* the fuzz target's: no checksum */
 
 /* The ByteLevel alphabet: the character of byte b, and back (-1: none). */
 uint32_t pskd_hf_byte_char(unsigned b);

@@ -1,6 +1,8 @@
 /*
  * mode-build.c - pskd-tok --build-vocab: the character vocabulary of the
- * input (char.h), every distinct character once, by code point.
+ * input (char.h), every distinct character once, by code point; and
+ * --compile: a tokenizer.json's tables as pskd-tok loads them
+ * (hf-compiled.c), for a faster start.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 #include "pskd.h"
 #include "char.h"
 #include "tok.h"
+#include "vocab.h"
 
 static const struct pskd_tok_opt *opt;
 static unsigned char *seen;		/* a bit per code point */
@@ -100,3 +103,22 @@ pskd_tok_build(const struct pskd_tok_opt *o, int argc, char **argv)
 	free(seen);
 }
 
+
+void
+pskd_tok_compile(const struct pskd_tok_opt *o, int argc, char **argv)
+{
+	struct pskd_output out;
+	struct pskd_writer w;
+	struct pskd_buf b = { 0 };
+	struct pskd_error e;
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	if ((rc = pskd_vocab_compile(o->encoding, o->vocab, &b, &e)) != 0)
+		pskd_errx(rc, "%s", e.msg);
+	pskd_output_writer(&out, &w, o->output, 1);
+	pskd_writer_write(&w, b.p, b.len);
+	pskd_output_close(&out, &w);
+	pskd_buf_free(&b);
+}

@@ -2,8 +2,9 @@
  * tok.h - pskd-tok's modes, one function each, called by main with the
  * options it parsed: encode (documents to a token stream, mode-encode.c),
  * decode (a stream of ids back to text, mode-decode.c), --build-vocab (a
- * character vocabulary, mode-build.c) and --train (a BPE vocabulary,
- * mode-train.c); and what they share (mode-input.c).
+ * character vocabulary, mode-build.c), --train (a BPE vocabulary,
+ * mode-train.c) and --compile (a tokenizer.json's tables, mode-build.c);
+ * and what they share (mode-input.c).
  */
 #ifndef PSKD_TOK_H
 #define PSKD_TOK_H
@@ -38,6 +39,7 @@ void	pskd_tok_encode(const struct pskd_tok_opt *o, int argc, char **argv);
 void	pskd_tok_decode(const struct pskd_tok_opt *o, int argc, char **argv);
 void	pskd_tok_build(const struct pskd_tok_opt *o, int argc, char **argv);
 void	pskd_tok_train(const struct pskd_tok_opt *o, int argc, char **argv);
+void	pskd_tok_compile(const struct pskd_tok_opt *o, int argc, char **argv);
 
 /*
  * Each input (standard input when argc is 0, or for "-") through fn: a

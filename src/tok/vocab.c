@@ -12,6 +12,7 @@
 #include "pskd.h"
 #include "bpe-pretok.h"
 #include "tiktoken.h"
+#include "hf.h"
 #include "vocab.h"
 
 /* Tried in this order on a -v file; the last takes any file. */
@@ -76,11 +77,11 @@ find(struct pskd_vocab *v, const char *encoding, char **path,
 	return 0;
 }
 
-int
-pskd_vocab_open(struct pskd_vocab *v, const char *encoding, const char *path,
-    struct pskd_error *e)
+/* pskd_vocab_open, its file left open in b (closed on an error). */
+static int
+open_kept(struct pskd_vocab *v, const char *encoding, const char *path,
+    struct pskd_whole *b, struct pskd_error *e)
 {
-	struct pskd_whole b = { 0 };
 	char *found = NULL;
 	size_t i;
 	int rc, chars = encoding != NULL && strcmp(encoding, "char") == 0;
@@ -98,7 +99,7 @@ pskd_vocab_open(struct pskd_vocab *v, const char *encoding, const char *path,
 		path = found;
 	else
 		v->name = path;
-	if ((rc = slurp(path, &b, e)) != 0) {
+	if ((rc = slurp(path, b, e)) != 0) {
 		/* A bad -E is said first (a tiktoken -E with a -v file). */
 		if (encoding != NULL && !chars && !v->byname &&
 		    pskd_tiktoken_named(encoding) == NULL) {
@@ -112,13 +113,50 @@ pskd_vocab_open(struct pskd_vocab *v, const char *encoding, const char *path,
 		v->kind = &pskd_vocab_char;
 	/* A character vocabulary only when -E is none or char. */
 	for (i = encoding == NULL ? 0 : 1; i < NKINDS && v->kind == NULL; i++)
-		if (kinds[i]->sniff == NULL || kinds[i]->sniff(b.p, b.len))
+		if (kinds[i]->sniff == NULL || kinds[i]->sniff(b->p, b->len))
 			v->kind = kinds[i];
-	rc = v->kind->load(v, path, b.p, b.len, v->kind == &pskd_vocab_hf &&
+	rc = v->kind->load(v, path, b->p, b->len, v->kind == &pskd_vocab_hf &&
 	    v->byname ? NULL : encoding, e);
 out:
-	pskd_whole_close(&b);
+	if (rc != 0)
+		pskd_whole_close(b);
 	/* found stays: v->name may be it. */
+	return rc;
+}
+
+int
+pskd_vocab_open(struct pskd_vocab *v, const char *encoding, const char *path,
+    struct pskd_error *e)
+{
+	struct pskd_whole b = { 0 };
+	int rc;
+
+	if ((rc = open_kept(v, encoding, path, &b, e)) == 0)
+		pskd_whole_close(&b);
+	return rc;
+}
+
+int
+pskd_vocab_compile(const char *encoding, const char *path,
+    struct pskd_buf *out, struct pskd_error *e)
+{
+	struct pskd_vocab v;
+	struct pskd_whole b = { 0 };
+	int rc;
+
+	if ((rc = open_kept(&v, encoding, path, &b, e)) != 0) {
+		pskd_vocab_free(&v);
+		return rc;
+	}
+	if (v.kind != &pskd_vocab_hf || pskd_hf_compiled_sniff(b.p, b.len)) {
+		pskd_error_set(e, 0, "%s: --compile: %s", v.name,
+		    v.kind != &pskd_vocab_hf ? "not a tokenizer.json" :
+		    "compiled already");
+		rc = PSKD_EXIT_DATA;
+	} else
+		pskd_hf_vocab_compile(&v, b.p, b.len, out);
+	pskd_whole_close(&b);
+	pskd_vocab_free(&v);
 	return rc;
 }
 

@@ -133,6 +133,17 @@ int	pskd_vocab_open(struct pskd_vocab *v, const char *encoding,
 	    const char *path, struct pskd_error *e);
 void	pskd_vocab_free(struct pskd_vocab *v);
 /*
+ * pskd-tok --compile: the vocabulary of -E encoding and -v path, which
+ * must be a tokenizer.json (or a compiled one), compiled into out
+ * (hf-compiled.c); 0, or an exit status with e set, as pskd_vocab_open.
+ * pskd_hf_vocab_compile: the tokenizer.json kind's part, v loaded from
+ * p[0..n).
+ */
+int	pskd_vocab_compile(const char *encoding, const char *path,
+	    struct pskd_buf *out, struct pskd_error *e);
+void	pskd_hf_vocab_compile(const struct pskd_vocab *v,
+	    const unsigned char *p, size_t n, struct pskd_buf *out);
+/*
  * The id of token text t: a special token's, else a single ordinary
  * token's; PSKD_RANK_NONE if neither.
  */
