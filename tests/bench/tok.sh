@@ -317,7 +317,24 @@ for m in llama3 qwen3 llama2 gemma3 gpt2; do
 	    "$(ratio "$(echo "$clc $cls" | awk '{ printf "%.3f", $1 - $2 }')" \
 	    "$(echo "$fc $lc" | awk '{ printf "%.3f", $1 - $2 }')")" \
 	    "(CPU, both after their start)"
+	# The same file compiled (pskd-tok --compile): the same ids, a
+	# shorter start.
+	pskd-tok --compile -v "$f" -o "$dir/$m.pskc" ||
+	    { echo "tok: $m: pskd-tok --compile failed"; status=1; continue; }
+	run2 "$docs" "$dir/hfc.psk" --no-bos --no-eot -v "$dir/$m.pskc" ||
+	    { echo "tok: $m compiled: pskd-tok failed"; status=1; continue; }
+	fcw=$w fcc=$c
+	cmp -s "$dir/hf.psk" "$dir/hfc.psk" ||
+	    { echo "tok: $m: compiled ids DIFFER"; status=1; }
+	run2 /dev/null /dev/null -v "$dir/$m.pskc"
+	lcc=$c
+	echo "tok: $m compiled pskd-tok: $fcw s ($fcc s CPU), start $w s" \
+	    "($lcc s CPU), $(wc -c < "$dir/$m.pskc") bytes"
+	echo "pskd-tok $m compiled / pskd-tok cl100k_base throughput:" \
+	    "$(ratio $clc $fcc) (CPU)$goal, $(ratio $clw $fcw) (wall)"
 	# HF against pskd-tok's whole run, both on the slice.
+	run2 "$slice" "$dir/hf.psk" --no-bos --no-eot -v "$dir/$m.pskc"
+	scc=$c
 	run2 "$slice" "$dir/hf.psk" --no-bos --no-eot -v "$f"
 	sw=$w sc=$c
 	if command -v node > /dev/null && set -- $(RAYON_NUM_THREADS=1 $pin \
@@ -334,13 +351,15 @@ for m in llama3 qwen3 llama2 gemma3 gpt2; do
 		echo "pskd-tok/HF tokenizers $m throughput: $(ratio $2 $sc) (CPU," \
 		    "whole run; goal >= 25), $(ratio $1 $sw) (wall)," \
 		    "$(ratio $2 "$(echo "$sc $lc" | awk '{ printf "%.3f", $1 - $2 }')")" \
-		    "(CPU, both after loading)"
+		    "(CPU, both after loading), $(ratio $2 $scc) (CPU, whole" \
+		    "run compiled)"
 		# And both whole: HF's load of the file (one run, on top of its
 		# encoding) against pskd-tok's start, which its run has in it.
 		echo "tok: $m HF tokenizers load: $4 s ($5 s CPU);" \
 		    "pskd-tok/HF tokenizers $m, both whole runs:" \
 		    "$(ratio "$(echo "$2 $5" | awk '{ printf "%.3f", $1 + $2 }')" $sc) (CPU)"
 	fi
-	rm -f "$dir/hf.psk" "$dir/hf.ids" "$dir/time"
+	rm -f "$dir/hf.psk" "$dir/hfc.psk" "$dir/$m.pskc" "$dir/hf.ids" \
+	    "$dir/time"
 done
 exit $status
