@@ -26,7 +26,7 @@
 static void
 merges_alloc(struct pskd_hf_merges *m, size_t size)
 {
-	m->slot = pskd_xcalloc(size, sizeof(*m->slot));
+	m->slot = pskd_huge_alloc(size * sizeof(*m->slot));
 	m->mask = size - 1;
 	m->n = 0;
 }
@@ -72,7 +72,7 @@ pskd_hf_merges_add(struct pskd_hf_merges *m, uint32_t a, uint32_t b,
 			if (old.slot[i].key != 0)
 				merges_put(m, old.slot[i].key,
 				    old.slot[i].rank, old.slot[i].id);
-		free(old.slot);
+		pskd_huge_free(old.slot, (old.mask + 1) * sizeof(*old.slot));
 	}
 	merges_put(m, ((uint64_t)a << 32 | b) + 1, rank, id);
 }
@@ -80,7 +80,8 @@ pskd_hf_merges_add(struct pskd_hf_merges *m, uint32_t a, uint32_t b,
 void
 pskd_hf_merges_free(struct pskd_hf_merges *m)
 {
-	free(m->slot);
+	if (m->slot != NULL)
+		pskd_huge_free(m->slot, (m->mask + 1) * sizeof(*m->slot));
 	memset(m, 0, sizeof(*m));
 }
 

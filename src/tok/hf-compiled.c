@@ -390,7 +390,7 @@ tables(const unsigned char *p, const uint64_t *h, struct ld_tables *t)
 		t->merges.mask = mmask;
 		t->merges.n = h[H_MN];
 		if ((t->merges.slot = array(p, h, H_MSLOT, mmask + 1,
-		    sizeof(*t->merges.slot), 0)) == NULL)
+		    sizeof(*t->merges.slot), 1)) == NULL)
 			return "a table runs past its end";
 	}
 	if ((why = check_merges(t)) != NULL)
