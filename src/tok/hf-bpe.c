@@ -74,7 +74,7 @@ pskd_hf_merges_add(struct pskd_hf_merges *m, uint32_t a, uint32_t b,
 				    old.slot[i].rank, old.slot[i].id);
 		pskd_huge_free(old.slot, (old.mask + 1) * sizeof(*old.slot));
 	}
-	merges_put(m, ((uint64_t)a << 32 | b) + 1, rank, id);
+	merges_put(m, pskd_hf_mkey(a, b), rank, id);
 }
 
 void

@@ -21,7 +21,7 @@
  *	    (u32, 65536), where bpe.c finds them (bpe.h);
  *	vocabularies of characters: mslot (struct pskd_hf_mslot), the
  *	    merges by pair;
- *	cuts	barafter[129], alone[128], stop[256] (hf-cuts.c)
+ *	cut	struct pskd_hf_cuts (hf.h), where words may be cut
  *
  * The tables are this build's in-memory layout and hashing, so a file
  * holds a fingerprint of both (fingerprint(): the tables of a few fixed
@@ -44,7 +44,7 @@
 #include "hf-load.h"
 
 #define MAGIC		"pskdtokc"
-#define VERSION		1
+#define VERSION		2	/* 2: metacut in the cut section */
 #define ALIGN		64
 
 enum {
@@ -61,8 +61,6 @@ enum {
 };
 #define F_BYTELEVEL	1
 #define F_APART		2
-#define F_METACUT	4
-#define NCUTS		(129 + 128 + 256)
 
 /* For the fuzz target: 1 accepts any H_SUM, to test what follows it. */
 int pskd_hf_compiled_nosum;
@@ -87,14 +85,12 @@ fingerprint(void)
 	unsigned char *bytes = pskd_xmalloc(64);
 	struct pskd_ranks r;
 	struct pskd_hf_merges m;
-	XXH3_state_t *st = XXH3_createState();
-	uint64_t v[4] = { VERSION, PSKD_RANK_SHORT,
-	    sizeof(struct pskd_rslot), sizeof(struct pskd_hf_mslot) };
+	uint64_t v[5] = { VERSION, PSKD_RANK_SHORT,
+	    sizeof(struct pskd_rslot), sizeof(struct pskd_hf_mslot),
+	    sizeof(struct pskd_hf_cuts) };
 	char err[64];
 	uint64_t h;
 
-	if (st == NULL)
-		pskd_errx(PSKD_EXIT_DATA, "out of memory");
 	for (i = 0; i < 8; i++) {
 		off[i] = at;
 		len[i] = (uint32_t)strlen(tok[i]);
@@ -109,12 +105,9 @@ fingerprint(void)
 	pskd_hf_merges_add(&m, 0, 1, 0, 2);
 	pskd_hf_merges_add(&m, 2, 3, 1, 4);
 	pskd_hf_merges_add(&m, 70000, 5, 2, 6);
-	XXH3_64bits_reset(st);
-	XXH3_64bits_update(st, v, sizeof(v));
-	XXH3_64bits_update(st, r.slot, (r.mask + 1) * sizeof(*r.slot));
-	XXH3_64bits_update(st, m.slot, (m.mask + 1) * sizeof(*m.slot));
-	h = XXH3_64bits_digest(st);
-	XXH3_freeState(st);
+	h = XXH3_64bits(v, sizeof(v));
+	h = XXH3_64bits_withSeed(r.slot, (r.mask + 1) * sizeof(*r.slot), h);
+	h = XXH3_64bits_withSeed(m.slot, (m.mask + 1) * sizeof(*m.slot), h);
 	pskd_ranks_free(&r);
 	pskd_hf_merges_free(&m);
 	return h;
@@ -143,7 +136,6 @@ pskd_hf_compile(const struct pskd_hf *hf, const struct pskd_bpe *e,
 	const struct pskd_ranks *r = &hf->vocab;
 	struct pskd_buf strip = { 0 };
 	size_t cut[2][2], i, nbytes = 0, nm = 0;
-	unsigned char cuts[NCUTS];
 	uint64_t h[NH] = { 0 };
 
 	/* The file less its vocab and merges, in the order they come. */
@@ -161,9 +153,6 @@ pskd_hf_compile(const struct pskd_hf *hf, const struct pskd_bpe *e,
 	for (i = 0; i < r->n; i++)
 		if (r->len[i] != 0 && r->off[i] + r->len[i] > nbytes)
 			nbytes = r->off[i] + r->len[i];
-	memcpy(cuts, hf->barafter, 129);
-	memcpy(cuts + 129, hf->alone, 128);
-	memcpy(cuts + 257, hf->stop, 256);
 
 	out->len = 0;
 	pskd_buf_add(out, h, sizeof(h));
@@ -196,7 +185,7 @@ pskd_hf_compile(const struct pskd_hf *hf, const struct pskd_bpe *e,
 		h[H_MSLOT] = section(out, hf->merges.slot,
 		    (hf->merges.mask + 1) * sizeof(*hf->merges.slot));
 	}
-	h[H_CUTS] = section(out, cuts, sizeof(cuts));
+	h[H_CUTS] = section(out, &hf->cut, sizeof(hf->cut));
 	section(out, NULL, 0);
 	pskd_buf_free(&strip);
 
@@ -205,7 +194,7 @@ pskd_hf_compile(const struct pskd_hf *hf, const struct pskd_bpe *e,
 	h[H_PRINT] = fingerprint();
 	h[H_SIZE] = out->len;
 	h[H_FLAGS] = (hf->bytelevel ? F_BYTELEVEL : 0) |
-	    (hf->apart ? F_APART : 0) | (hf->metacut ? F_METACUT : 0);
+	    (hf->apart ? F_APART : 0);
 	memcpy(out->p, h, sizeof(h));
 	h[H_SUM] = XXH3_64bits(out->p + 4 * 8, out->len - 4 * 8);
 	memcpy(out->p + H_SUM * 8, &h[H_SUM], 8);
@@ -213,19 +202,31 @@ pskd_hf_compile(const struct pskd_hf *hf, const struct pskd_bpe *e,
 
 /* ---- reading ----------------------------------------------------------- */
 
-/* A copy of the n elements of size at offset h[at] of p, or NULL. */
-static void *
-array(const unsigned char *p, const uint64_t *h, int at, uint64_t n,
-    size_t size, int huge)
+/* The n elements of size at offset h[at] of p, or NULL past its end. */
+static const unsigned char *
+place(const unsigned char *p, const uint64_t *h, int at, uint64_t n,
+    size_t size)
 {
 	uint64_t off = h[at];
-	void *v;
 
 	if (off % ALIGN != 0 || off > h[H_SIZE] || n > (h[H_SIZE] - off) /
 	    size)
 		return NULL;
+	return p + off;
+}
+
+/* A copy of them (on huge pages when huge), or NULL. */
+static void *
+array(const unsigned char *p, const uint64_t *h, int at, uint64_t n,
+    size_t size, int huge)
+{
+	const unsigned char *s = place(p, h, at, n, size);
+	void *v;
+
+	if (s == NULL)
+		return NULL;
 	v = huge ? pskd_huge_alloc(n * size) : pskd_xmalloc(n ? n * size : 1);
-	memcpy(v, p + off, n * size);
+	memcpy(v, s, n * size);
 	return v;
 }
 
@@ -309,8 +310,7 @@ check_merges(const struct ld_tables *t)
 		s = &t->merges.slot[i];
 		if (s->key == 0)
 			continue;
-		a = (uint32_t)((s->key - 1) >> 32);
-		b = (uint32_t)(s->key - 1);
+		pskd_hf_mpair(s->key, &a, &b);
 		if (a >= n || b >= n || s->id >= n ||
 		    t->vocab.len[s->id] == 0)
 			return "a merge of no token";
@@ -341,14 +341,14 @@ tables(const unsigned char *p, const uint64_t *h, struct ld_tables *t)
 	struct pskd_ranks *r = &t->vocab;
 	const char *why;
 	uint64_t mask = h[H_MASK], mmask = h[H_MMASK];
+	const unsigned char *s;
 	unsigned char two[2];
 	uint32_t i;
 
 	memset(t, 0, sizeof(*t));
 	t->bytelevel = (h[H_FLAGS] & F_BYTELEVEL) != 0;
 	t->apart = (h[H_FLAGS] & F_APART) != 0;
-	t->metacut = (h[H_FLAGS] & F_METACUT) != 0;
-	if (h[H_FLAGS] > 7 || h[H_N] > PSKD_RANK_MAX || h[H_MWIDTH] > 4 ||
+	if (h[H_FLAGS] > (F_BYTELEVEL | F_APART) || h[H_N] > PSKD_RANK_MAX || h[H_MWIDTH] > 4 ||
 	    h[H_NTOKENS] > h[H_N] || mask >= (uint64_t)1 << 26 ||
 	    (mask & (mask + 1)) != 0 || h[H_NBYTES] >= (uint64_t)1 << 32 ||
 	    h[H_MAXLEN] > h[H_NBYTES] || h[H_NM] >= (uint64_t)1 << 32 ||
@@ -395,10 +395,9 @@ tables(const unsigned char *p, const uint64_t *h, struct ld_tables *t)
 	}
 	if ((why = check_merges(t)) != NULL)
 		return why;
-	if (h[H_CUTS] % ALIGN != 0 || h[H_CUTS] > h[H_SIZE] ||
-	    h[H_SIZE] - h[H_CUTS] < NCUTS)
+	if ((s = place(p, h, H_CUTS, 1, sizeof(t->cut))) == NULL)
 		return "a table runs past its end";
-	memcpy(t->cuts, p + h[H_CUTS], NCUTS);
+	memcpy(&t->cut, s, sizeof(t->cut));
 	return NULL;
 }
 
@@ -408,6 +407,7 @@ pskd_hf_parse_compiled(struct pskd_hf *hf, const unsigned char *p, size_t n,
 {
 	struct ld_tables t;
 	uint64_t h[NH];
+	const unsigned char *json = NULL;
 	const char *why;
 	int rc;
 
@@ -436,14 +436,15 @@ pskd_hf_parse_compiled(struct pskd_hf *hf, const unsigned char *p, size_t n,
 		    "is wrong: damaged");
 		return -1;
 	}
-	if ((why = tables(p, h, &t)) != NULL || h[H_JSON] != sizeof(h) ||
-	    h[H_JSONLEN] > n - sizeof(h)) {
-		snprintf(err, errsize, " not a compiled tokenizer: %s",
-		    why != NULL ? why : "its JSON runs past its end");
+	if ((why = tables(p, h, &t)) == NULL &&
+	    (json = place(p, h, H_JSON, h[H_JSONLEN], 1)) == NULL)
+		why = "its JSON runs past its end";
+	if (why != NULL) {
+		snprintf(err, errsize, " not a compiled tokenizer: %s", why);
 		ld_tables_free(&t);
 		return -1;
 	}
-	rc = ld_parse(hf, p + h[H_JSON], h[H_JSONLEN], &t, err, errsize);
+	rc = ld_parse(hf, json, h[H_JSONLEN], &t, err, errsize);
 	ld_tables_free(&t);
 	return rc;
 }

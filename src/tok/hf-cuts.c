@@ -100,10 +100,7 @@ ld_cuts(struct pskd_hf *hf)
 	unsigned c;
 	int stray = 0, unk = 0, drop = 0;
 
-	hf->metacut = 0;
-	memset(hf->barafter, 0, sizeof(hf->barafter));
-	memset(hf->alone, 0, sizeof(hf->alone));
-	memset(hf->stop, 0, sizeof(hf->stop));
+	memset(&hf->cut, 0, sizeof(hf->cut));
 	if (hf->bytelevel || hf->prefixlen || hf->suffixlen ||
 	    hf->ignore_merges)
 		return;
@@ -122,8 +119,7 @@ ld_cuts(struct pskd_hf *hf)
 		m = &hf->merges.slot[j];
 		if (m->key == 0)
 			continue;
-		a = (uint32_t)((m->key - 1) >> 32);
-		b = (uint32_t)(m->key - 1);
+		pskd_hf_mpair(m->key, &a, &b);
 		kind[m->id] |= K_MADE;
 		if ((kind[a] | kind[b]) & K_ODD)
 			stray = 1;
@@ -142,16 +138,16 @@ ld_cuts(struct pskd_hf *hf)
 	free(kind);
 	for (c = 0; c < 128; c++) {
 		if (hf->charid[c] != PSKD_RANK_NONE) {
-			hf->barafter[c] = !blocked[c];
-			hf->alone[c] = !seen[c];
+			hf->cut.barafter[c] = !blocked[c];
+			hf->cut.alone[c] = !seen[c];
 		} else {
-			hf->barafter[c] = !stray;
-			hf->alone[c] = !seen[c] && !stray && !unk;
+			hf->cut.barafter[c] = !stray;
+			hf->cut.alone[c] = !seen[c] && !stray && !unk;
 		}
 	}
-	hf->barafter[128] = !blocked[128] && !stray;
-	hf->metacut = pskd_ranks_find(r, bar, 3) != PSKD_RANK_NONE;
+	hf->cut.barafter[128] = !blocked[128] && !stray;
+	hf->cut.metacut = pskd_ranks_find(r, bar, 3) != PSKD_RANK_NONE;
 	for (c = 0; c < 128; c++)
-		hf->stop[c] = hf->alone[c];
-	hf->stop[bar[0]] = (unsigned char)hf->metacut;
+		hf->cut.stop[c] = hf->cut.alone[c];
+	hf->cut.stop[bar[0]] = hf->cut.metacut;
 }

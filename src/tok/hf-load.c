@@ -396,12 +396,8 @@ ld_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 	}
 	if (t == NULL)
 		ld_cuts(hf);
-	else {
-		hf->metacut = t->metacut;
-		memcpy(hf->barafter, t->cuts, 129);
-		memcpy(hf->alone, t->cuts + 129, 128);
-		memcpy(hf->stop, t->cuts + 257, 256);
-	}
+	else
+		hf->cut = t->cut;
 	pskd_buf_free(&l.s);
 	pskd_buf_free(&l.key);
 	return 0;

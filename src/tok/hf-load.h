@@ -73,14 +73,13 @@ void	ld_cuts(struct pskd_hf *hf);
  * from them.
  */
 struct ld_tables {
-	int		 bytelevel, apart, metacut;
+	int		 bytelevel, apart;
 	struct pskd_ranks vocab;
 	uint32_t	*mstart, *mleft, *mrank;	/* byte-level */
 	uint64_t	 nm;
 	struct pskd_bpe_splits splits;			/* bpe.c's, of them */
 	struct pskd_hf_merges merges;			/* characters */
-	unsigned char	 cuts[129 + 128 + 256];		/* barafter, alone,
-							   stop */
+	struct pskd_hf_cuts cut;
 };
 void	ld_tables_free(struct ld_tables *t);
 /*

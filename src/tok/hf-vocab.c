@@ -144,16 +144,16 @@ model(struct hf_vocab *h, const unsigned char *s, size_t n,
 	/* Cut where no merge can join across (hf-cuts.c). */
 	at[0] = 0;
 	for (k = 0, start = 0, i = 0; i < n; i++) {
-		if (!h->hf.stop[s[i]])
+		if (!h->hf.cut.stop[s[i]])
 			continue;
-		if (s[i] < 128 && h->hf.alone[s[i]]) {
+		if (s[i] < 128 && h->hf.cut.alone[s[i]]) {
 			if (i > start)
 				at[++k] = i;
 			at[++k] = i + 1;
 			start = i + 1;
-		} else if (h->hf.metacut && i > start && i + 3 <= n &&
+		} else if (h->hf.cut.metacut && i > start && i + 3 <= n &&
 		    memcmp(s + i, bar, 3) == 0 &&
-		    h->hf.barafter[s[i - 1] < 128 ? s[i - 1] : 128] &&
+		    h->hf.cut.barafter[s[i - 1] < 128 ? s[i - 1] : 128] &&
 		    !(i >= 3 && memcmp(s + i - 3, bar, 3) == 0)) {
 			at[++k] = i;
 			start = i;

@@ -107,6 +107,19 @@ struct pskd_hf_added {
 };
 
 /* The merges: (left, right) -> (rank, new id), open addressing. */
+/*
+ * Where words may be cut (hf-cuts.c): before a ▁ when metacut and
+ * barafter[c] of the byte c before it (128: any byte >= 128), and around
+ * the ASCII characters with alone[].  Bytes only: a compiled file holds
+ * it as it is (hf-compiled.c).
+ */
+struct pskd_hf_cuts {
+	unsigned char	 metacut;
+	unsigned char	 barafter[129];
+	unsigned char	 alone[128];
+	unsigned char	 stop[256];	/* the first bytes of both */
+};
+
 struct pskd_hf_mslot {
 	uint64_t	 key;		/* (left << 32 | right) + 1; 0: empty */
 	uint32_t	 rank;
@@ -140,15 +153,7 @@ struct pskd_hf {
 						   end_of_word_suffix */
 	size_t		 prefixlen, suffixlen;
 	uint32_t	 fallback[256];	/* <0xNN>'s id, or PSKD_RANK_NONE */
-	/*
-	 * Where words may be cut (hf-cuts.c): before a ▁ when metacut and
-	 * barafter[c] of the byte c before it (128: any byte >= 128), and
-	 * around the ASCII characters with alone[].
-	 */
-	int		 metacut;
-	unsigned char	 barafter[129];
-	unsigned char	 alone[128];
-	unsigned char	 stop[256];	/* the first bytes of both */
+	struct pskd_hf_cuts cut;
 	/* The token of each character below PSKD_HF_CHARS, or NONE. */
 #define PSKD_HF_CHARS	2048
 	uint32_t	 charid[PSKD_HF_CHARS];
@@ -208,12 +213,26 @@ int	pskd_hf_char_byte(uint32_t cp);
 #define PSKD_HF_ALPHABET_END	0x144
 const int16_t *pskd_hf_char_bytes(void);
 
+/* A merge's slot key (0: an empty slot), and its pair back. */
+static inline uint64_t
+pskd_hf_mkey(uint32_t a, uint32_t b)
+{
+	return ((uint64_t)a << 32 | b) + 1;
+}
+
+static inline void
+pskd_hf_mpair(uint64_t key, uint32_t *a, uint32_t *b)
+{
+	*a = (uint32_t)((key - 1) >> 32);
+	*b = (uint32_t)(key - 1);
+}
+
 /* Merges: the rank of (a, b) with *id the token it makes, or NONE. */
 static inline uint32_t
 pskd_hf_merge(const struct pskd_hf_merges *m, uint32_t a, uint32_t b,
     uint32_t *id)
 {
-	uint64_t k = ((uint64_t)a << 32 | b) + 1, h;
+	uint64_t k = pskd_hf_mkey(a, b), h;
 	size_t i;
 
 	h = (k ^ k >> 29) * 0xbf58476d1ce4e5b9ULL;
@@ -230,7 +249,7 @@ pskd_hf_merge(const struct pskd_hf_merges *m, uint32_t a, uint32_t b,
 static inline void
 pskd_hf_merge_prefetch(const struct pskd_hf_merges *m, uint32_t a, uint32_t b)
 {
-	uint64_t k = ((uint64_t)a << 32 | b) + 1, h;
+	uint64_t k = pskd_hf_mkey(a, b), h;
 
 	h = (k ^ k >> 29) * 0xbf58476d1ce4e5b9ULL;
 	__builtin_prefetch(&m->slot[(size_t)(h >> 32) & m->mask]);

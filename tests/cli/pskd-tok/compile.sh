@@ -45,7 +45,7 @@ head -c 5000 bytes.pskc > cut.pskc
 cp bytes.pskc flip.pskc
 printf 'X' | dd of=flip.pskc bs=1 seek=4000 conv=notrunc 2> /dev/null
 cp bytes.pskc other.pskc
-printf '\002' | dd of=other.pskc bs=1 seek=8 conv=notrunc 2> /dev/null
+printf '\377' | dd of=other.pskc bs=1 seek=8 conv=notrunc 2> /dev/null
 for f in cut flip other; do
 	pskd-tok -l -v $f.pskc bytes.txt 2>&1
 	echo "exit $?"
