@@ -93,7 +93,8 @@ scratch(struct pskd_hf_scratch *s, size_t n)
 	s->cap = n + 1;
 	s->nx = pskd_xreallocarray(s->nx, s->cap, sizeof(*s->nx));
 	s->pv = pskd_xreallocarray(s->pv, s->cap, sizeof(*s->pv));
-	s->rk = pskd_xreallocarray(s->rk, s->cap, sizeof(*s->rk));
+	/* Past the end: lowest_avx2's last 8 ranks. */
+	s->rk = pskd_xreallocarray(s->rk, s->cap + 8, sizeof(*s->rk));
 	s->nw = pskd_xreallocarray(s->nw, s->cap, sizeof(*s->nw));
 	s->heap = pskd_xreallocarray(s->heap, s->cap * 3, sizeof(*s->heap));
 }
@@ -121,39 +122,100 @@ pair_rank(void *ctx, const struct pskd_merge_parts *p, uint32_t i, uint32_t j,
 }
 
 /*
- * Short words: the parts kept side by side, a merge closing the gap, so
- * that the scan for the lowest rank reads rk[] in a row instead of
- * following the list (the same order: the lowest rank, the leftmost).
+ * The lowest of rk[0..n), the first of equal ones, at *k: the pair that
+ * merges next.  A merged part's rank is NONE, so the ranks are scanned as
+ * they lie, none moved.
+ */
+static uint32_t
+lowest(const uint32_t *rk, uint32_t n, uint32_t *k)
+{
+	uint32_t best = PSKD_RANK_NONE, i;
+
+	*k = 0;
+	for (i = 0; i < n; i++)
+		if (rk[i] < best) {
+			best = rk[i];
+			*k = i;
+		}
+	return best;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_LOWEST_AVX2	1
+
+/* The same, 8 at a time: the minimum of all, then the first equal to it
+   (rk[n .. n + 8) are NONE). */
+__attribute__((target("avx2,bmi"))) static uint32_t
+lowest_avx2(const uint32_t *rk, uint32_t n, uint32_t *k)
+{
+	uint32_t j, nv = (n + 7) / 8, mask;
+	__m256i v, x;
+
+	v = _mm256_loadu_si256((const __m256i *)rk);
+	for (j = 1; j < nv; j++)
+		v = _mm256_min_epu32(v,
+		    _mm256_loadu_si256((const __m256i *)(rk + 8 * j)));
+	x = _mm256_min_epu32(v, _mm256_permute2x128_si256(v, v, 1));
+	x = _mm256_min_epu32(x, _mm256_shuffle_epi32(x, 0x4e));
+	x = _mm256_min_epu32(x, _mm256_shuffle_epi32(x, 0xb1));
+	for (j = 0;; j++) {
+		v = _mm256_loadu_si256((const __m256i *)(rk + 8 * j));
+		mask = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(
+		    _mm256_cmpeq_epi32(v, x)));
+		if (mask != 0 || j + 1 >= nv)
+			break;
+	}
+	*k = 8 * j + (uint32_t)__builtin_ctz(mask | 0x100);
+	return (uint32_t)_mm256_cvtsi256_si32(x);
+}
+#endif
+
+/*
+ * Short words: the parts left in place, a merged part's rank NONE and
+ * nx[]/pv[] linking the live ones, so that the scan for the lowest rank
+ * reads rk[] in a row (8 at a time with AVX2) and nothing moves.
  */
 static size_t
 merge_short(const struct pskd_hf_merges *m, uint32_t *id, size_t n,
-    uint32_t *rk, uint32_t *nw)
+    struct pskd_hf_scratch *s)
 {
-	uint32_t best;
-	size_t i, k;
+	uint32_t *rk = s->rk, *nw = s->nw, *nx = s->nx, *pv = s->pv;
+	uint32_t i, j, k, q, best;
+	size_t out = 0;
 
-	for (;;) {
-		best = PSKD_RANK_NONE;
-		k = 0;
-		for (i = 0; i + 1 < n; i++)
-			if (rk[i] < best) {
-				best = rk[i];
-				k = i;
-			}
-		if (best == PSKD_RANK_NONE)
-			return n;
-		id[k] = nw[k];
-		n--;
-		for (i = k + 1; i < n; i++) {
-			id[i] = id[i + 1];
-			rk[i] = rk[i + 1];
-			nw[i] = nw[i + 1];
-		}
-		rk[k] = k + 1 < n ? pskd_hf_merge(m, id[k], id[k + 1], &nw[k]) :
-		    PSKD_RANK_NONE;
-		if (k > 0)
-			rk[k - 1] = pskd_hf_merge(m, id[k - 1], id[k], &nw[k - 1]);
+	for (i = (uint32_t)n - 1; i < n + 7; i++)
+		rk[i] = PSKD_RANK_NONE;
+	for (i = 0; i < n; i++) {
+		nx[i] = i + 1;
+		pv[i] = i - 1;
 	}
+	for (;;) {
+#ifdef HAVE_LOWEST_AVX2
+		if (s->avx2)
+			best = lowest_avx2(rk, (uint32_t)n - 1, &k);
+		else
+#endif
+			best = lowest(rk, (uint32_t)n - 1, &k);
+		if (best == PSKD_RANK_NONE)
+			break;
+		id[k] = nw[k];
+		j = nx[k];
+		rk[j] = PSKD_RANK_NONE;
+		nx[k] = nx[j];
+		if (nx[k] < n) {
+			pv[nx[k]] = k;
+			rk[k] = pskd_hf_merge(m, id[k], id[nx[k]], &nw[k]);
+		} else
+			rk[k] = PSKD_RANK_NONE;
+		if (k > 0) {
+			q = pv[k];
+			rk[q] = pskd_hf_merge(m, id[q], id[k], &nw[q]);
+		}
+	}
+	for (i = 0; i < n; i = nx[i])
+		id[out++] = id[i];
+	return out;
 }
 
 /*
@@ -171,7 +233,7 @@ merge_all(const struct pskd_hf_merges *m, uint32_t *ids, size_t n,
 	scratch(s, n);
 	first_pairs(m, ids, n, s->rk, s->nw);
 	if (n <= SMALL)
-		return merge_short(m, ids, n, s->rk, s->nw);
+		return merge_short(m, ids, n, s);
 	p.nx = s->nx;
 	p.pv = s->pv;
 	p.rk = s->rk;
@@ -210,6 +272,7 @@ pskd_hf_words_new(const struct pskd_hf *hf)
 	struct pskd_hf_words *w = pskd_xcalloc(1, sizeof(*w));
 
 	w->hf = hf;
+	w->s.avx2 = pskd_simd() >= PSKD_SIMD_AVX2;
 	w->cache = pskd_xcalloc((size_t)1 << WCACHE_BITS, sizeof(*w->cache));
 	return w;
 }
@@ -250,7 +313,24 @@ symbols(struct pskd_hf_words *w, const unsigned char *s, size_t n)
 	size_t i, k = 0, cl, j, clen;
 
 	for (i = 0; i < n; i += cl) {
-		cl = pskd_utf8_decode(s + i, n - i, &id);
+		/* ASCII and ▁, most of the characters, without the decoder. */
+		if (s[i] < 0x80) {
+			cl = 1;
+			id = s[i];
+		} else if (s[i] == 0xe2 && i + 2 < n && s[i + 1] == 0x96 &&
+		    s[i + 2] == 0x81 && !hf->prefixlen && !hf->suffixlen) {
+			room(w, k, 2);
+			cl = 3;
+			if ((id = hf->metaid) != PSKD_RANK_NONE) {
+				if (unk != PSKD_RANK_NONE)
+					w->ids[k++] = unk;
+				unk = PSKD_RANK_NONE;
+				w->ids[k++] = id;
+				continue;
+			}
+			id = 0x2581;
+		} else
+			cl = pskd_utf8_decode(s + i, n - i, &id);
 		if (cl == 0) {
 			cl = 1;
 			id = PSKD_HF_CHARS;	/* not UTF-8: by its byte */

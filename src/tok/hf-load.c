@@ -394,6 +394,8 @@ ld_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 		hf->charid[b] = pskd_ranks_find(&hf->vocab, u,
 		    pskd_utf8_encode(b, u));
 	}
+	hf->metaid = pskd_ranks_find(&hf->vocab,
+	    (const unsigned char *)"\xe2\x96\x81", 3);
 	if (t == NULL)
 		ld_cuts(hf);
 	else

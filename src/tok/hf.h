@@ -157,6 +157,7 @@ struct pskd_hf {
 	/* The token of each character below PSKD_HF_CHARS, or NONE. */
 #define PSKD_HF_CHARS	2048
 	uint32_t	 charid[PSKD_HF_CHARS];
+	uint32_t	 metaid;	/* the token of ▁ (U+2581), or NONE */
 	/* The pipeline. */
 	struct pskd_hf_norm *norm;
 	size_t		 nnorm;
@@ -269,6 +270,7 @@ struct pskd_hf_scratch {
 	uint32_t	*nx, *pv, *rk, *nw;
 	uint64_t	*heap;
 	size_t		 cap;
+	int		 avx2;		/* hf-bpe.c's lowest_avx2 */
 };
 
 
