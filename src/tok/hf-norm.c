@@ -241,18 +241,26 @@ replace(const struct pskd_hf_norm *r, const unsigned char *s, size_t n,
 	unsigned char *w;
 	size_t k, i, pos = 0;
 
-	if (r->a != NULL && r->alen == 1 && r->blen <= PSKD_HF_GROWTH &&
+	if (r->a != NULL && r->alen == 1 && r->blen <= 8 &&
 	    n * r->blen <= limit) {
-		/* One byte (Llama 2's and Gemma's spaces): in one pass. */
-		pskd_buf_reserve(out, n * r->blen);
+		/*
+		 * One byte by at most 8 (Llama 2's and Gemma's spaces by
+		 * ▁): every byte stores 8, the byte or the replacement, and
+		 * moves on by 1 or by its length, with no branch on which
+		 * (a space is a coin toss for the predictor).
+		 */
+		uint64_t b8 = 0, c, v;
+		unsigned char a = (unsigned char)r->a[0];
+
+		memcpy(&b8, r->b, r->blen);
+		pskd_buf_reserve(out, n * r->blen + 8);
 		w = out->p + out->len;
 		for (i = 0; i < n; i++) {
-			if (s[i] != (unsigned char)r->a[0]) {
-				*w++ = s[i];
-				continue;
-			}
-			memcpy(w, r->b, r->blen);
-			w += r->blen;
+			c = 0;
+			memcpy(&c, s + i, 1);	/* s[i] as the first byte */
+			v = s[i] == a ? b8 : c;
+			memcpy(w, &v, 8);
+			w += s[i] == a ? r->blen : 1;
 		}
 		out->len = (size_t)(w - out->p);
 		return 0;
