@@ -317,17 +317,9 @@ symbols(struct pskd_hf_words *w, const unsigned char *s, size_t n)
 		if (s[i] < 0x80) {
 			cl = 1;
 			id = s[i];
-		} else if (s[i] == 0xe2 && i + 2 < n && s[i + 1] == 0x96 &&
-		    s[i + 2] == 0x81 && !hf->prefixlen && !hf->suffixlen) {
-			room(w, k, 2);
-			cl = 3;
-			if ((id = hf->metaid) != PSKD_RANK_NONE) {
-				if (unk != PSKD_RANK_NONE)
-					w->ids[k++] = unk;
-				unk = PSKD_RANK_NONE;
-				w->ids[k++] = id;
-				continue;
-			}
+		} else if (n - i >= PSKD_HF_BARLEN &&
+		    memcmp(s + i, PSKD_HF_BAR, PSKD_HF_BARLEN) == 0) {
+			cl = PSKD_HF_BARLEN;
 			id = 0x2581;
 		} else
 			cl = pskd_utf8_decode(s + i, n - i, &id);
@@ -353,6 +345,8 @@ symbols(struct pskd_hf_words *w, const unsigned char *s, size_t n)
 		room(w, k, clen + 1);
 		if (c == s + i && id < PSKD_HF_CHARS)
 			id = hf->charid[id];	/* id held the code point */
+		else if (c == s + i && id == 0x2581)
+			id = hf->metaid;	/* past charid */
 		else
 			id = pskd_ranks_find(&hf->vocab, c, clen);
 		if (id != PSKD_RANK_NONE) {

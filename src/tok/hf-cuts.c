@@ -50,7 +50,7 @@
 #include "hf.h"
 #include "hf-load.h"
 
-static const unsigned char bar[3] = { 0xe2, 0x96, 0x81 };
+static const unsigned char *const bar = (const unsigned char *)PSKD_HF_BAR;
 
 /* What the merges are looked at for, by token (kept small: the merges'
    tokens are fetched in no order). */
@@ -74,9 +74,10 @@ kinds(const struct pskd_hf *hf)
 			continue;
 		t = r->bytes + r->off[k];
 		kind[k] = t[n - 1] < 128 ? t[n - 1] : 128;
-		if (n >= 3 && memcmp(t, bar, 3) == 0)
+		if (n >= PSKD_HF_BARLEN && memcmp(t, bar, PSKD_HF_BARLEN) == 0)
 			kind[k] |= K_BEG;
-		if (n >= 3 && memcmp(t + n - 3, bar, 3) == 0)
+		if (n >= PSKD_HF_BARLEN && memcmp(t + n - PSKD_HF_BARLEN, bar,
+		    PSKD_HF_BARLEN) == 0)
 			kind[k] |= K_END;
 	}
 	for (c = 0; c < 256; c++)
@@ -146,7 +147,7 @@ ld_cuts(struct pskd_hf *hf)
 		}
 	}
 	hf->cut.barafter[128] = !blocked[128] && !stray;
-	hf->cut.metacut = pskd_ranks_find(r, bar, 3) != PSKD_RANK_NONE;
+	hf->cut.metacut = hf->metaid != PSKD_RANK_NONE;
 	for (c = 0; c < 128; c++)
 		hf->cut.stop[c] = hf->cut.alone[c];
 	hf->cut.stop[bar[0]] = hf->cut.metacut;

@@ -223,8 +223,8 @@ ld_pretokenizer(struct ld *l, struct pskd_hf *hf)
 	z.prefix_space = z.use_regex = 1;
 	z.behavior = HF_ISOLATED;
 	z.split = 1;
-	memcpy(z.rep, "\xe2\x96\x81", 3);	/* ▁ */
-	z.replen = 3;
+	memcpy(z.rep, PSKD_HF_BAR, PSKD_HF_BARLEN);
+	z.replen = PSKD_HF_BARLEN;
 	while (pskd_jscan_member(&l->j, &l->key)) {
 		if (seq && ld_key_is(l, "pretokenizers"))
 			each(l, hf, ld_pretokenizer, "expected a list of "
@@ -306,8 +306,8 @@ ld_decoder(struct ld *l, struct pskd_hf *hf)
 		ld_unsupported(l, "the decoder", type);
 	z.type = i;
 	if (z.type == HF_D_METASPACE) {
-		z.a = pskd_xstrndup("\xe2\x96\x81", 3);
-		z.alen = 3;
+		z.a = pskd_xstrndup(PSKD_HF_BAR, PSKD_HF_BARLEN);
+		z.alen = PSKD_HF_BARLEN;
 	}
 	while (pskd_jscan_member(&l->j, &l->key)) {
 		if (seq && ld_key_is(l, "decoders")) {

@@ -395,7 +395,7 @@ ld_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 		    pskd_utf8_encode(b, u));
 	}
 	hf->metaid = pskd_ranks_find(&hf->vocab,
-	    (const unsigned char *)"\xe2\x96\x81", 3);
+	    (const unsigned char *)PSKD_HF_BAR, PSKD_HF_BARLEN);
 	if (t == NULL)
 		ld_cuts(hf);
 	else

@@ -65,7 +65,7 @@ void	ld_model(struct ld *l, struct pskd_hf *hf, char **unk);
 void	ld_vocab(struct ld *l, struct pskd_hf *hf);
 void	ld_merges(struct ld *l, struct pskd_hf *hf);
 /* Where words may be cut (hf-cuts.c): once the vocab, merges, unk and
-   <0xNN> tokens and charid are known. */
+   <0xNN> tokens, charid and metaid are known. */
 void	ld_cuts(struct pskd_hf *hf);
 /*
  * The tables of a compiled tokenizer (hf-compiled.c), checked, read in

@@ -123,7 +123,6 @@ static void
 model(struct hf_vocab *h, const unsigned char *s, size_t n,
     struct pskd_ids *out)
 {
-	static const unsigned char bar[3] = { 0xe2, 0x96, 0x81 };
 	uint32_t tmp[64];
 	size_t i, start, m, k, at[PSKD_HF_BATCH + 1];
 
@@ -152,9 +151,10 @@ model(struct hf_vocab *h, const unsigned char *s, size_t n,
 			at[++k] = i + 1;
 			start = i + 1;
 		} else if (h->hf.cut.metacut && i > start && i + 3 <= n &&
-		    memcmp(s + i, bar, 3) == 0 &&
+		    memcmp(s + i, PSKD_HF_BAR, PSKD_HF_BARLEN) == 0 &&
 		    h->hf.cut.barafter[s[i - 1] < 128 ? s[i - 1] : 128] &&
-		    !(i >= 3 && memcmp(s + i - 3, bar, 3) == 0)) {
+		    !(i >= 3 && memcmp(s + i - 3, PSKD_HF_BAR,
+		    PSKD_HF_BARLEN) == 0)) {
 			at[++k] = i;
 			start = i;
 			i += 2;

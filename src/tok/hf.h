@@ -106,7 +106,10 @@ struct pskd_hf_added {
 	unsigned char	 special, single_word, lstrip, rstrip, normalized;
 };
 
-/* The merges: (left, right) -> (rank, new id), open addressing. */
+/* ▁ (U+2581), Metaspace's stand-in for a space, in UTF-8. */
+#define PSKD_HF_BAR	"\xe2\x96\x81"
+#define PSKD_HF_BARLEN	3
+
 /*
  * Where words may be cut (hf-cuts.c): before a ▁ when metacut and
  * barafter[c] of the byte c before it (128: any byte >= 128), and around
@@ -120,6 +123,7 @@ struct pskd_hf_cuts {
 	unsigned char	 stop[256];	/* the first bytes of both */
 };
 
+/* The merges: (left, right) -> (rank, new id), open addressing. */
 struct pskd_hf_mslot {
 	uint64_t	 key;		/* (left << 32 | right) + 1; 0: empty */
 	uint32_t	 rank;
@@ -157,7 +161,7 @@ struct pskd_hf {
 	/* The token of each character below PSKD_HF_CHARS, or NONE. */
 #define PSKD_HF_CHARS	2048
 	uint32_t	 charid[PSKD_HF_CHARS];
-	uint32_t	 metaid;	/* the token of ▁ (U+2581), or NONE */
+	uint32_t	 metaid;	/* the token of PSKD_HF_BAR, or NONE */
 	/* The pipeline. */
 	struct pskd_hf_norm *norm;
 	size_t		 nnorm;
