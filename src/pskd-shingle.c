@@ -186,7 +186,7 @@ release(void)
 	struct pskd_error e;
 
 	pskd_shingler_release(&sh);
-	if (opt.plain || held < (4u << 20))
+	if (opt.plain || held < PSKD_KEEP_GROWN)
 		return;
 	pskd_doc_free(&doc);
 	if (pskd_doc_init(&doc, opt.field, opt.id, &e) == -1)

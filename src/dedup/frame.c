@@ -546,8 +546,8 @@ pskd_frame_relay_flush(struct pskd_frame_relay *rl)
 	}
 	rl->niov = 0;
 	w->len = rl->seg = 0;
-	if (w->cap > rl->cap) {
-		/* Back to its size after a frame that did not fit. */
+	if (w->cap > PSKD_KEEP_GROWN) {
+		/* Back to its size after a frame past the keep. */
 		w->buf = pskd_xrealloc(w->buf, rl->cap);
 		w->cap = rl->cap;
 	}

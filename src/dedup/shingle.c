@@ -12,7 +12,6 @@
 #include "shingle.h"
 
 #define BLOCK	4096		/* n-grams dealt and hashed at a time */
-#define RELEASE	(4u << 20)	/* after a document that took more, free */
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -518,7 +517,7 @@ pskd_shingler_put(struct pskd_shingler *sh, unsigned char *d)
 void
 pskd_shingler_release(struct pskd_shingler *sh)
 {
-	if (sh->ntext.cap + sh->seps.cap + 8 * sh->hvcap < RELEASE)
+	if (sh->ntext.cap + sh->seps.cap + 8 * sh->hvcap < PSKD_KEEP_GROWN)
 		return;
 	pskd_buf_free(&sh->ntext);
 	pskd_buf_free(&sh->seps);

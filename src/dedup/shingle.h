@@ -52,7 +52,7 @@ size_t	pskd_shingler_hash(struct pskd_shingler *sh, const unsigned char *text,
  * returned; returns how many.
  */
 size_t	pskd_shingler_put(struct pskd_shingler *sh, unsigned char *d);
-/* After a document: free what a large one grew (past 4 MiB). */
+/* After a document: free what a large one grew (past PSKD_KEEP_GROWN). */
 void	pskd_shingler_release(struct pskd_shingler *sh);
 void	pskd_shingler_free(struct pskd_shingler *sh);
 

@@ -141,8 +141,8 @@ pskd_reader_line(struct pskd_reader *r, const unsigned char **line,
 	if (r->skip && skip_rest(r) == -1)
 		return -1;
 	r->cut = 0;
-	if (r->cap > r->base && r->end - r->pos < r->base / 2) {
-		/* Grown for a long line, now read: back to its size at open. */
+	if (r->cap > PSKD_KEEP_GROWN && r->end - r->pos < r->base / 2) {
+		/* Grown past the keep for a long line: back to its size at open. */
 		if (r->refill != NULL)
 			r->refill(r->refill_arg);
 		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
