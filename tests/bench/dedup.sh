@@ -188,6 +188,19 @@ if command -v taskset > /dev/null 2>&1; then
 			awk -v s="$tm" -v b="$mbytes" 'BEGIN { if (s < 0.001) s = 0.001
 			    printf "multilingual pipe on AVX2: %.0f MB/s per core (goal >= 300)\n",
 			        b / s / 1e6 }'
+			# Where it goes: each program on a file, and the
+			# bytes of the two pipes moved by cat alone (the
+			# frames carry each document's line through both).
+			pskd-shingle multi.jsonl > m.shingles
+			pskd-minhash m.shingles > m.sigs
+			tmh=$(cpu "taskset -c 0 pskd-minhash m.shingles")
+			tlsh=$(cpu "taskset -c 0 pskd-lsh -q m.sigs")
+			tcat=$(cpu "taskset -c 0 sh -c 'cat m.shingles | cat'")
+			tcat2=$(cpu "taskset -c 0 sh -c 'cat m.sigs | cat'")
+			echo "  AVX2 pipe's parts (CPU s): shingle $ts, minhash $tmh," \
+			    "lsh $tlsh; cat | cat of the frames: $tcat ($(wc -c < m.shingles)" \
+			    "bytes), of the signatures: $tcat2 ($(wc -c < m.sigs) bytes)"
+			rm -f m.shingles m.sigs
 		fi
 	done
 	unset PSKD_SIMD
