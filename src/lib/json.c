@@ -149,25 +149,32 @@ static const unsigned char esc1[128] = {
 
 /*
  * For AVX2: the string bytes from p[i] unescaped to out, 32 at a time,
- * while they are plain, two-byte UTF-8 sequences or one-letter escapes;
- * each chunk is stored whole and the output advanced by the bytes it
- * keeps.  It stops short of the last 32 bytes of the line and on
- * anything else ('"', a \u escape, a control character, other bytes of
- * 0x80 or more), which string() goes on with.  A two-byte sequence is
- * taken only whole and well-formed: a lead C2..DF, then 80..BF, each
- * continuation a lead's.  The caller made room for n - i + 32 bytes.
+ * while they are plain, two- or three-byte UTF-8 sequences or one-letter
+ * escapes; each chunk is stored whole and the output advanced by the
+ * bytes it keeps, up to the end of its last whole character (the next
+ * chunk starts at one cut there).  It stops short of the last 32 bytes of
+ * the line and on anything else ('"', a \u escape, a control character,
+ * other bytes of 0x80 or more), which string() goes on with.  A sequence
+ * is taken only whole and well-formed: a lead C2..DF and one continuation
+ * 80..BF, or a lead E1..EC or EE..EF (no overlong form, no surrogate:
+ * E0 and ED are left to string()) and two; each continuation a lead's.
+ * The caller made room for n - i + 32 bytes.
  */
 __attribute__((target("avx2,bmi"))) static size_t
 run32(const unsigned char *p, size_t i, size_t n, struct pskd_buf *out)
 {
 	const __m256i c2 = _mm256_set1_epi8((char)0xc2);
 	const __m256i d1d = _mm256_set1_epi8(0x1d);
+	const __m256i e1 = _mm256_set1_epi8((char)0xe1);
+	const __m256i d0b = _mm256_set1_epi8(0x0b);
+	const __m256i ee = _mm256_set1_epi8((char)0xee);
+	const __m256i d01 = _mm256_set1_epi8(0x01);
 	const __m256i xc0 = _mm256_set1_epi8((char)0xc0);
 	const __m256i x80 = _mm256_set1_epi8((char)0x80);
 	unsigned char *q = out->p + out->len;
-	uint64_t hi, sp, lead, cont, bad;
-	size_t l = 0, t;
-	__m256i v, x;
+	uint64_t hi, sp, lead, lead3, cont, bad, ends;
+	size_t l = 0, t, t0;
+	__m256i v, x, y;
 	unsigned e;
 
 	while (i + 32 <= n) {
@@ -179,21 +186,29 @@ run32(const unsigned char *p, size_t i, size_t n, struct pskd_buf *out)
 			i += 32, l += 32;
 			continue;
 		}
-		lead = cont = 0;
+		lead = lead3 = cont = 0;
 		if (hi != 0) {
 			x = _mm256_sub_epi8(v, c2);
 			lead = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
 			    _mm256_min_epu8(x, d1d), x));
+			x = _mm256_sub_epi8(v, e1);
+			y = _mm256_sub_epi8(v, ee);
+			lead3 = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
+			    _mm256_cmpeq_epi8(_mm256_min_epu8(x, d0b), x),
+			    _mm256_cmpeq_epi8(_mm256_min_epu8(y, d01), y)));
 			cont = (uint32_t)_mm256_movemask_epi8(
 			    _mm256_cmpeq_epi8(_mm256_and_si256(v, xc0), x80));
 		}
-		bad = sp | (hi & ~lead & ~cont) | (cont ^ lead << 1);
-		t = (size_t)__builtin_ctzll(bad | (uint64_t)1 << 32);
-		if (t > 0 && (lead >> (t - 1) & 1))
-			t--;		/* a lead waits for its continuation */
+		bad = sp | (hi & ~lead & ~lead3 & ~cont) |
+		    (cont ^ (lead << 1 | lead3 << 1 | lead3 << 2));
+		t = t0 = (size_t)__builtin_ctzll(bad | (uint64_t)1 << 32);
+		/* Back to the end of the last whole character before it. */
+		ends = (~hi | lead << 1 | lead3 << 2) & (((uint64_t)1 << t) - 1);
+		if (t > 0)
+			t = ends == 0 ? 0 : 64 - (size_t)__builtin_clzll(ends);
 		i += t, l += t;
-		if (t == 32)
-			continue;
+		if (t0 == 32)
+			continue;	/* whole, or a character cut at its end */
 		if (p[i] != '\\' || i + 1 >= n || p[i + 1] >= 0x80 ||
 		    (e = esc1[p[i + 1]]) == 0)
 			break;
