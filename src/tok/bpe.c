@@ -170,6 +170,76 @@ splits(struct pskd_bpe *e)
 	}
 }
 
+/*
+ * HF's loop merges the adjacent pair that is the merge of lowest rank;
+ * tiktoken's the adjacent pair whose bytes joined are the token of lowest
+ * id.  Every pair HF's loop may merge is one tiktoken's may (its bytes
+ * joined are a token: joins), so when a merge's rank is never below that
+ * of the lowest merge of its token, and the ids rank the tokens as their
+ * lowest merges do, the two make the same merge while tiktoken's is
+ *  (a) the lowest merge of its token: no pair HF's may merge has a lower
+ *      rank, nor the same but at the left; or
+ *  (b) with the merges listed in the order of the ids they make (tksplit;
+ *      Llama 3 lists every split of a token), a merge of its token, and
+ *      no other pair beside makes that token split elsewhere: a pair of
+ *      a larger id has a larger rank, and the same pair is leftmost for
+ *      both.
+ * Each loop then starts from the same parts again, and stops when
+ * tiktoken's does: no pair joined is a token, so none is a merge.  So
+ * tiktoken's loop runs while (a) or (b) holds, and HF's takes the piece
+ * over from the start when neither does.  Qwen 3 and Llama 3 rank so.
+ */
+static void
+tk_rule(struct pskd_bpe *e, int joins)
+{
+	const struct pskd_ranks *r = e->ranks;
+	uint32_t c, k, low, high, l, lowl = 0, lastlow = 0, lasthigh = 0;
+	uint32_t *ts;
+	uint16_t *tl;
+	int any = 0, listed = 1;
+
+	if (!joins || e->mstart[r->n] == 0)
+		return;
+	tl = pskd_xcalloc((size_t)r->n + 1, sizeof(*tl));
+	ts = pskd_xcalloc((size_t)r->n + 1, sizeof(*ts));
+	/*
+	 * Token by token, its merges' lowest and highest ranks: the lowest
+	 * must rise with the ids, and for tksplit each token's ranks come
+	 * after all of the one before's.
+	 */
+	for (c = 0; c < r->n; c++) {
+		low = PSKD_RANK_NONE, high = 0;
+		for (k = e->mstart[c]; k < e->mstart[c + 1]; k++) {
+			if (e->mleft[k] == PSKD_RANK_NONE)
+				continue;
+			l = r->len[e->mleft[k]];
+			if (e->mrank[k] < low)
+				low = e->mrank[k], lowl = l;
+			if (e->mrank[k] > high)
+				high = e->mrank[k];
+			if (l >= 1 && l <= 32)
+				ts[c] |= 1u << (l - 1);
+		}
+		if (low == PSKD_RANK_NONE)
+			continue;
+		if ((any && low <= lastlow) || lowl == 0 || lowl > UINT16_MAX) {
+			free(tl);
+			free(ts);
+			return;
+		}
+		if (any && low <= lasthigh)
+			listed = 0;
+		any = 1;
+		lastlow = low;
+		lasthigh = high;
+		tl[c] = (uint16_t)lowl;
+	}
+	if (!listed)
+		free(ts), ts = NULL;
+	e->tklow = tl;
+	e->tksplit = ts;
+}
+
 void
 pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern,
     const uint32_t *mstart, const uint32_t *mleft, const uint32_t *mrank,
@@ -202,6 +272,7 @@ pskd_bpe_init_hf(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern,
 		free(e->msplit);
 		e->msplit = NULL;
 	}
+	tk_rule(e, joins);
 }
 
 void
@@ -216,6 +287,8 @@ pskd_bpe_free(struct pskd_bpe *e)
 	free(e->heap);
 	free(e->d);
 	free(e->self);
+	free(e->tklow);
+	free(e->tksplit);
 	free(e->msplit);
 	free(e->pairmerge);
 	memset(e, 0, sizeof(*e));
@@ -299,6 +372,25 @@ prefetch_joins(const struct pskd_ranks *r, const uint32_t *msplit,
 }
 
 /*
+ * tk_rule's (b) for the pair of part k, its token c split after l bytes:
+ * 1 when that is a merge of c and no other part's pair makes c split
+ * elsewhere.
+ */
+static int
+tk_other(const uint32_t *tksplit, const uint32_t *nx, const uint32_t *rk,
+    uint32_t n, uint32_t k, uint32_t c)
+{
+	uint32_t i, l = nx[k] - k;
+
+	if (tksplit == NULL || l > 32 || !(tksplit[c] >> (l - 1) & 1))
+		return 0;
+	for (i = 0; i < n; i = nx[i])
+		if (i != k && rk[i] == c && nx[i] - i != l)
+			return 0;
+	return 1;
+}
+
+/*
  * tiktoken's loop, without its moves: parts are a list over byte
  * positions, nx[i] the start of the part after the one at i (n at the
  * end), id[i] its token, rk[i] the rank of it joined to the next.  A scan
@@ -306,7 +398,7 @@ prefetch_joins(const struct pskd_ranks *r, const uint32_t *msplit,
  */
 static size_t
 merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
-    uint32_t *out)
+    uint32_t *out, const uint16_t *tklow)
 {
 	uint32_t *nx = e->a, *rk = e->b, *id = e->c, best, i, j, k, kq;
 	size_t m = 0;
@@ -325,6 +417,9 @@ merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
 		if ((best = pskd_merge_lowest(nx, rk, (uint32_t)n, &k, &kq)) ==
 		    PSKD_RANK_NONE)
 			break;
+		if (tklow != NULL && tklow[best] != nx[k] - k &&
+		    !tk_other(e->tksplit, nx, rk, (uint32_t)n, k, best))
+			return 0;	/* HF's loop may merge otherwise */
 		/* Parts k and the next become the token best. */
 		j = nx[k] = nx[nx[k]];
 		id[k] = best;
@@ -345,7 +440,7 @@ merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
  */
 static size_t
 merge_heap(struct pskd_bpe *e, const unsigned char *p, size_t n,
-    uint32_t *out)
+    uint32_t *out, const uint16_t *tklow)
 {
 	const struct pskd_ranks *r = e->ranks;
 	uint32_t *nx = e->a, *pv = e->b, *rk = e->c, i, j, q, end;
@@ -367,6 +462,8 @@ merge_heap(struct pskd_bpe *e, const unsigned char *p, size_t n,
 		if (nx[i] == 0 || rk[i] != top >> 32)
 			continue;	/* stale */
 		j = nx[i];
+		if (tklow != NULL && tklow[rk[i]] != j - i)
+			return 0;	/* not its lowest merge: HF's loop */
 		nx[i] = nx[j];
 		nx[j] = 0;
 		if (nx[i] < n)
@@ -493,12 +590,19 @@ merge_hf(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
 static size_t
 merge(struct pskd_bpe *e, const unsigned char *p, size_t n, uint32_t *out)
 {
+	size_t m;
+
 	scratch(e, n);
-	if (e->mstart != NULL)
+	if (e->mstart != NULL) {
+		if (e->tklow != NULL && (m = n <= SMALL ?
+		    merge_small(e, p, n, out, e->tklow) :
+		    merge_heap(e, p, n, out, e->tklow)) != 0)
+			return m;
 		return merge_hf(e, p, n, out);
+	}
 	if (n <= SMALL)
-		return merge_small(e, p, n, out);
-	return merge_heap(e, p, n, out);
+		return merge_small(e, p, n, out, NULL);
+	return merge_heap(e, p, n, out, NULL);
 }
 
 /* The ids of p[0..n) into out if rec holds them; their number or 0. */
