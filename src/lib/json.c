@@ -203,12 +203,13 @@ run32(const unsigned char *p, size_t i, size_t n, struct pskd_buf *out)
 		    (cont ^ (lead << 1 | lead3 << 1 | lead3 << 2));
 		t = t0 = (size_t)__builtin_ctzll(bad | (uint64_t)1 << 32);
 		/* Back to the end of the last whole character before it. */
-		ends = (~hi | lead << 1 | lead3 << 2) & (((uint64_t)1 << t) - 1);
+		ends = (~hi | lead << 1 | lead3 << 2) &
+		    (((uint64_t)1 << t) - 1);
 		if (t > 0)
 			t = ends == 0 ? 0 : 64 - (size_t)__builtin_clzll(ends);
 		i += t, l += t;
 		if (t0 == 32)
-			continue;	/* whole, or a character cut at its end */
+			continue;	/* whole, or a character cut off */
 		if (p[i] != '\\' || i + 1 >= n || p[i + 1] >= 0x80 ||
 		    (e = esc1[p[i + 1]]) == 0)
 			break;
