@@ -174,9 +174,9 @@ splits(struct pskd_bpe *e)
  * HF's loop merges the adjacent pair that is the merge of lowest rank;
  * tiktoken's the adjacent pair whose bytes joined are the token of lowest
  * id.  Every pair HF's loop may merge is one tiktoken's may (its bytes
- * joined are a token: joins), so when a merge's rank is never below that
- * of the lowest merge of its token, and the ids rank the tokens as their
- * lowest merges do, the two make the same merge while tiktoken's is
+ * joined are a token: joins), and its rank is at least that of its
+ * token's lowest merge; so when the ids rank the tokens as their lowest
+ * merges do, the two make the same merge while tiktoken's is
  *  (a) the lowest merge of its token: no pair HF's may merge has a lower
  *      rank, nor the same but at the left; or
  *  (b) with the merges listed in the order of the ids they make (tksplit;

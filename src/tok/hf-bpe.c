@@ -144,8 +144,10 @@ lowest(const uint32_t *rk, uint32_t n, uint32_t *k)
 #include <immintrin.h>
 #define HAVE_LOWEST_AVX2	1
 
-/* The same, 8 at a time: the minimum of all, then the first equal to it
-   (rk[n .. n + 8) are NONE). */
+/*
+ * The same, 8 at a time: the minimum of all, then the first equal to it
+ * (rk[n .. n + 8) are NONE).
+ */
 __attribute__((target("avx2,bmi"))) static uint32_t
 lowest_avx2(const uint32_t *rk, uint32_t n, uint32_t *k)
 {
@@ -320,7 +322,7 @@ symbols(struct pskd_hf_words *w, const unsigned char *s, size_t n)
 		} else if (n - i >= PSKD_HF_BARLEN &&
 		    memcmp(s + i, PSKD_HF_BAR, PSKD_HF_BARLEN) == 0) {
 			cl = PSKD_HF_BARLEN;
-			id = 0x2581;
+			id = PSKD_HF_BARCP;
 		} else
 			cl = pskd_utf8_decode(s + i, n - i, &id);
 		if (cl == 0) {
@@ -345,7 +347,7 @@ symbols(struct pskd_hf_words *w, const unsigned char *s, size_t n)
 		room(w, k, clen + 1);
 		if (c == s + i && id < PSKD_HF_CHARS)
 			id = hf->charid[id];	/* id held the code point */
-		else if (c == s + i && id == 0x2581)
+		else if (c == s + i && id == PSKD_HF_BARCP)
 			id = hf->metaid;	/* past charid */
 		else
 			id = pskd_ranks_find(&hf->vocab, c, clen);

@@ -348,11 +348,12 @@ tables(const unsigned char *p, const uint64_t *h, struct ld_tables *t)
 	memset(t, 0, sizeof(*t));
 	t->bytelevel = (h[H_FLAGS] & F_BYTELEVEL) != 0;
 	t->apart = (h[H_FLAGS] & F_APART) != 0;
-	if (h[H_FLAGS] > (F_BYTELEVEL | F_APART) || h[H_N] > PSKD_RANK_MAX || h[H_MWIDTH] > 4 ||
-	    h[H_NTOKENS] > h[H_N] || mask >= (uint64_t)1 << 26 ||
-	    (mask & (mask + 1)) != 0 || h[H_NBYTES] >= (uint64_t)1 << 32 ||
-	    h[H_MAXLEN] > h[H_NBYTES] || h[H_NM] >= (uint64_t)1 << 32 ||
-	    mmask >= (uint64_t)1 << 28 || (mmask & (mmask + 1)) != 0 ||
+	if (h[H_FLAGS] > (F_BYTELEVEL | F_APART) || h[H_N] > PSKD_RANK_MAX ||
+	    h[H_MWIDTH] > 4 || h[H_NTOKENS] > h[H_N] ||
+	    mask >= (uint64_t)1 << 26 || (mask & (mask + 1)) != 0 ||
+	    h[H_NBYTES] >= (uint64_t)1 << 32 || h[H_MAXLEN] > h[H_NBYTES] ||
+	    h[H_NM] >= (uint64_t)1 << 32 || mmask >= (uint64_t)1 << 28 ||
+	    (mmask & (mmask + 1)) != 0 ||
 	    (t->bytelevel ? mmask != 0 : mmask < 1023) || h[H_MN] > mmask)
 		return "its sizes are out of range";
 	r->n = (uint32_t)h[H_N];

@@ -150,14 +150,15 @@ model(struct hf_vocab *h, const unsigned char *s, size_t n,
 				at[++k] = i;
 			at[++k] = i + 1;
 			start = i + 1;
-		} else if (h->hf.cut.metacut && i > start && i + 3 <= n &&
+		} else if (h->hf.cut.metacut && i > start &&
+		    i + PSKD_HF_BARLEN <= n &&
 		    memcmp(s + i, PSKD_HF_BAR, PSKD_HF_BARLEN) == 0 &&
 		    h->hf.cut.barafter[s[i - 1] < 128 ? s[i - 1] : 128] &&
-		    !(i >= 3 && memcmp(s + i - 3, PSKD_HF_BAR,
-		    PSKD_HF_BARLEN) == 0)) {
+		    !(i >= PSKD_HF_BARLEN && memcmp(s + i - PSKD_HF_BARLEN,
+		    PSKD_HF_BAR, PSKD_HF_BARLEN) == 0)) {
 			at[++k] = i;
 			start = i;
-			i += 2;
+			i += PSKD_HF_BARLEN - 1;
 		}
 		if (k >= PSKD_HF_BATCH - 1) {
 			pskd_hf_word_batch(h->words, s, at, k, out);

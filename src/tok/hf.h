@@ -107,6 +107,7 @@ struct pskd_hf_added {
 };
 
 /* ▁ (U+2581), Metaspace's stand-in for a space, in UTF-8. */
+#define PSKD_HF_BARCP	0x2581
 #define PSKD_HF_BAR	"\xe2\x96\x81"
 #define PSKD_HF_BARLEN	3
 
