@@ -125,6 +125,22 @@ pskd_ranks_key(const unsigned char *p, size_t n, uint64_t *k0, uint32_t *k1)
 	*k1 = hi | (uint32_t)n << 24;
 }
 
+/*
+ * pskd_ranks_key without its branches on the length (which the lengths
+ * of text's pieces mispredict), for 1 <= n <= PSKD_RANK_SHORT with 16
+ * bytes readable at p: the bytes zero-extended, the length on top.
+ */
+static inline void
+pskd_ranks_key16(const unsigned char *p, size_t n, uint64_t *k0,
+    uint32_t *k1)
+{
+	uint64_t lo = pskd_load64(p), hi = pskd_load64(p + 8);
+	size_t nlo = n < 8 ? n : 8, nhi = n - nlo;
+
+	*k0 = lo & (~0ULL >> (64 - 8 * nlo));
+	*k1 = (uint32_t)(hi & ((1ULL << (8 * nhi)) - 1)) | (uint32_t)n << 24;
+}
+
 static inline uint64_t
 pskd_ranks_keyhash(uint64_t k0, uint32_t k1)
 {

@@ -773,21 +773,6 @@ pskd_bpe_piece(struct pskd_bpe *e, const unsigned char *p, size_t n,
 }
 
 /*
- * pskd_ranks_key without its branches on the length (which the lengths
- * of text's pieces mispredict), for a piece with 16 bytes readable at p:
- * the key is the piece's bytes zero-extended, its length on top.
- */
-static inline void
-key16(const unsigned char *p, size_t n, uint64_t *k0, uint32_t *k1)
-{
-	uint64_t lo = pskd_load64(p), hi = pskd_load64(p + 8);
-	size_t nlo = n < 8 ? n : 8, nhi = n - nlo;
-
-	*k0 = lo & (~0ULL >> (64 - 8 * nlo));
-	*k1 = (uint32_t)(hi & ((1ULL << (8 * nhi)) - 1)) | (uint32_t)n << 24;
-}
-
-/*
  * Pieces go in batches: cut BATCH of them, compute their keys and prefetch
  * their cache entries and table slots, then encode them, so the memory
  * latency of one piece overlaps the work on the others.
@@ -811,8 +796,8 @@ pskd_bpe_encode(struct pskd_bpe *e, const unsigned char *text, size_t len,
 			n = pos - at[nb];
 			if (n <= PSKD_RANK_SHORT) {
 				if (at[nb] + 16 <= len)
-					key16(text + at[nb], n, &k0[nb],
-					    &k1[nb]);
+					pskd_ranks_key16(text + at[nb], n,
+					    &k0[nb], &k1[nb]);
 				else
 					pskd_ranks_key(text + at[nb], n,
 					    &k0[nb], &k1[nb]);

@@ -20,6 +20,7 @@
 #include "pskd.h"
 #include "hf.h"
 #include "bpe-merge.h"
+#include "bpe-ranks.h"
 
 #define SMALL	48	/* words up to this many symbols: the plain scan */
 
@@ -259,6 +260,22 @@ struct wcache {
 	unsigned char	 rec[WCACHE_REC];
 };
 
+/*
+ * Most words are short and make few ids: those are also kept in a table
+ * of 32-byte entries keyed as bpe-ranks.h keys a short token (the bytes
+ * and the length, no hash to check, no compare of a length the lengths
+ * of text's words mispredict), their ids moved in one piece.
+ */
+#define SCACHE_BITS	15
+#define SCACHE_IDS	4
+
+struct scache {
+	uint64_t	 k0;
+	uint32_t	 k1;		/* 0: empty (the length is on top) */
+	uint32_t	 nids;
+	uint32_t	 ids[SCACHE_IDS];
+};
+
 struct pskd_hf_words {
 	const struct pskd_hf *hf;
 	struct pskd_hf_scratch s;
@@ -266,6 +283,7 @@ struct pskd_hf_words {
 	uint32_t	*ids;
 	size_t		 cap;
 	struct wcache	*cache;
+	struct scache	*scache;
 };
 
 struct pskd_hf_words *
@@ -276,6 +294,8 @@ pskd_hf_words_new(const struct pskd_hf *hf)
 	w->hf = hf;
 	w->s.avx2 = pskd_simd() >= PSKD_SIMD_AVX2;
 	w->cache = pskd_xcalloc((size_t)1 << WCACHE_BITS, sizeof(*w->cache));
+	w->scache = pskd_xcalloc((size_t)1 << SCACHE_BITS,
+	    sizeof(*w->scache));
 	return w;
 }
 
@@ -292,6 +312,7 @@ pskd_hf_words_free(struct pskd_hf_words *w)
 	pskd_buf_free(&w->key);
 	free(w->ids);
 	free(w->cache);
+	free(w->scache);
 	free(w);
 }
 
@@ -430,17 +451,53 @@ pskd_hf_word(struct pskd_hf_words *w, const unsigned char *s, size_t n,
 
 void
 pskd_hf_word_batch(struct pskd_hf_words *w, const unsigned char *s,
-    const size_t *at, size_t k, struct pskd_ids *out)
+    size_t len, const size_t *at, size_t k, struct pskd_ids *out)
 {
-	uint64_t h[PSKD_HF_BATCH];
-	size_t i, n;
+	uint64_t h[PSKD_HF_BATCH], k0[PSKD_HF_BATCH];
+	uint32_t k1[PSKD_HF_BATCH];
+	struct scache *c;
+	size_t i, n, m;
 
-	/* Hash all, fetch their cache entries, then look them up. */
+	/* Key or hash all, fetch their cache entries, then look them up. */
 	for (i = 0; i < k; i++) {
 		n = at[i + 1] - at[i];
-		h[i] = n <= WCACHE_REC - 4 ? XXH3_64bits(s + at[i], n) : 0;
-		__builtin_prefetch(&w->cache[h[i] >> (64 - WCACHE_BITS)]);
+		if (n - 1 < PSKD_RANK_SHORT) {
+			if (at[i] + 16 <= len)
+				pskd_ranks_key16(s + at[i], n, &k0[i], &k1[i]);
+			else
+				pskd_ranks_key(s + at[i], n, &k0[i], &k1[i]);
+			h[i] = pskd_ranks_keyhash(k0[i], k1[i]);
+			__builtin_prefetch(&w->scache[h[i] >>
+			    (64 - SCACHE_BITS)]);
+		} else {
+			h[i] = n <= WCACHE_REC - 4 ? XXH3_64bits(s + at[i],
+			    n) : 0;
+			__builtin_prefetch(&w->cache[h[i] >>
+			    (64 - WCACHE_BITS)]);
+		}
 	}
-	for (i = 0; i < k; i++)
-		word(w, s + at[i], at[i + 1] - at[i], h[i], out);
+	for (i = 0; i < k; i++) {
+		n = at[i + 1] - at[i];
+		if (n - 1 >= PSKD_RANK_SHORT) {
+			word(w, s + at[i], n, h[i], out);
+			continue;
+		}
+		c = &w->scache[h[i] >> (64 - SCACHE_BITS)];
+		if (c->k0 == k0[i] && c->k1 == k1[i]) {
+			/* All SCACHE_IDS in one move: room for them. */
+			if (out->cap - out->n < SCACHE_IDS)
+				pskd_ids_reserve(out, SCACHE_IDS);
+			memcpy(out->v + out->n, c->ids, sizeof(c->ids));
+			out->n += c->nids;
+			continue;
+		}
+		m = out->n;
+		word(w, s + at[i], n, XXH3_64bits(s + at[i], n), out);
+		if (out->n - m <= SCACHE_IDS) {
+			c->k0 = k0[i];
+			c->k1 = k1[i];
+			c->nids = (uint32_t)(out->n - m);
+			memcpy(c->ids, out->v + m, c->nids * sizeof(uint32_t));
+		}
+	}
 }

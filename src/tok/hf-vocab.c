@@ -161,14 +161,14 @@ model(struct hf_vocab *h, const unsigned char *s, size_t n,
 			i += PSKD_HF_BARLEN - 1;
 		}
 		if (k >= PSKD_HF_BATCH - 1) {
-			pskd_hf_word_batch(h->words, s, at, k, out);
+			pskd_hf_word_batch(h->words, s, n, at, k, out);
 			at[0] = at[k];
 			k = 0;
 		}
 	}
 	if (start < n)
 		at[++k] = n;
-	pskd_hf_word_batch(h->words, s, at, k, out);
+	pskd_hf_word_batch(h->words, s, n, at, k, out);
 }
 
 /*

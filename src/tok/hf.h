@@ -290,12 +290,12 @@ void	pskd_hf_words_free(struct pskd_hf_words *w);
 void	pskd_hf_word(struct pskd_hf_words *w, const unsigned char *s,
 	    size_t n, struct pskd_ids *out);
 /*
- * The same for k words s[at[i] .. at[i + 1]) (k <= PSKD_HF_BATCH), their
- * cache entries fetched together.
+ * The same for k words s[at[i] .. at[i + 1]) (k <= PSKD_HF_BATCH) of a
+ * text s[0..len), their cache entries fetched together.
  */
 #define PSKD_HF_BATCH	32
 void	pskd_hf_word_batch(struct pskd_hf_words *w, const unsigned char *s,
-	    const size_t *at, size_t k, struct pskd_ids *out);
+	    size_t len, const size_t *at, size_t k, struct pskd_ids *out);
 
 /*
  * A normalized text may be at most PSKD_HF_GROWTH times as long as the
