@@ -228,6 +228,57 @@ strip(const unsigned char *s, size_t n, int left, int right,
 }
 
 /*
+ * replace()'s one byte a by the blen <= 8 bytes of b8 on s[0..n), 16
+ * bytes at a time while 32 are left (every load then inside s), into *w
+ * (room for 16 bytes past its share): a step without a moves its 16
+ * bytes, one with moves the bytes between; the bytes done.
+ */
+static size_t
+replace_sse2(const unsigned char *s, size_t n, unsigned char a, uint64_t b8,
+    size_t blen, unsigned char **w)
+{
+	size_t i = 0;
+
+#if defined(__SSE2__)
+	static int simd = -1;
+	unsigned char *o = *w;
+	size_t p, q;
+	unsigned m;
+	__m128i v;
+
+	if (simd == -1)
+		simd = pskd_simd();
+	if (simd < PSKD_SIMD_SSE2)
+		return 0;
+	for (; i + 32 <= n; i += 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
+		    _mm_set1_epi8((char)a)));
+		if (m == 0) {
+			_mm_storeu_si128((__m128i *)(void *)o, v);
+			o += 16;
+			continue;
+		}
+		for (p = i; m != 0; m &= m - 1, p = q + 1) {
+			q = i + (size_t)__builtin_ctz(m);
+			_mm_storeu_si128((__m128i *)(void *)o, _mm_loadu_si128(
+			    (const __m128i *)(const void *)(s + p)));
+			o += q - p;
+			memcpy(o, &b8, 8);
+			o += blen;
+		}
+		_mm_storeu_si128((__m128i *)(void *)o, _mm_loadu_si128(
+		    (const __m128i *)(const void *)(s + p)));
+		o += i + 16 - p;
+	}
+	*w = o;
+#else
+	(void)s, (void)n, (void)a, (void)b8, (void)blen, (void)w;
+#endif
+	return i;
+}
+
+/*
  * Every occurrence of r's string, or match of its regex, in s[0..n)
  * replaced: 0; -1 when the text grows past limit (err empty) or the regex
  * gives up (why in err).
@@ -253,9 +304,10 @@ replace(const struct pskd_hf_norm *r, const unsigned char *s, size_t n,
 		unsigned char a = (unsigned char)r->a[0];
 
 		memcpy(&b8, r->b, r->blen);
-		pskd_buf_reserve(out, n * r->blen + 8);
+		pskd_buf_reserve(out, n * r->blen + 16);
 		w = out->p + out->len;
-		for (i = 0; i < n; i++) {
+		i = replace_sse2(s, n, a, b8, r->blen, &w);
+		for (; i < n; i++) {
 			c = 0;
 			memcpy(&c, s + i, 1);	/* s[i] as the first byte */
 			v = s[i] == a ? b8 : c;
