@@ -463,6 +463,8 @@ void	pskd_rejects_close(struct pskd_rejects *r);
 size_t	pskd_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 /* Offset of the first ill-formed byte in s[0..n), or n if all is valid. */
 size_t	pskd_utf8_check(const unsigned char *s, size_t n);
+/* The same at a PSKD_SIMD level (AVX2 32 bytes a step; the tests'). */
+size_t	pskd_utf8_check_at(const unsigned char *s, size_t n, int simd);
 /* Offset of the first byte of s[0..n) that is not ASCII, or n (inline:
    callers run it between the characters they decode). */
 static inline size_t

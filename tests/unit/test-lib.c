@@ -339,6 +339,71 @@ test_utf8(void)
 	}
 }
 
+/*
+ * pskd_utf8_check at every PSKD_SIMD level the machine has gives the
+ * offset the character-at-a-time check gives: every sequence of 4 bytes
+ * from those where the rules change (27^4), placed on each side of a
+ * 32-byte step in ASCII and after a 3-byte character, then random texts
+ * of valid characters with a byte changed.
+ */
+static void
+test_utf8_levels(void)
+{
+	static const unsigned char edge[] = { 0x00, 0x41, 0x7f, 0x80, 0x8f,
+	    0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec,
+	    0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xf7, 0xf8, 0xff };
+	static const size_t at[] = { 0, 28, 29, 30, 31, 32, 60, 61 };
+	static const char *const pool[] = { "a", " ", "\xe2\x96\x81",
+	    "\xc3\xa9", "\xdf\xbf", "\xe0\xa0\x80", "\xed\x9f\xbf",
+	    "\xee\x80\x80", "\xef\xbf\xbf", "\xf0\x90\x80\x80",
+	    "\xf4\x8f\xbf\xbf", "\xe4\xb8\xad" };
+	unsigned char b[96];
+	size_t ne = sizeof(edge), i, a, len, want, got;
+	uint32_t x = 12345;
+	int l, top = pskd_simd_cpu(), bad, tried;
+	char what[96];
+
+	for (l = PSKD_SIMD_SSE2; l <= top; l++) {
+		bad = tried = 0;
+		for (a = 0; a < sizeof(at) / sizeof(at[0]); a++)
+			for (i = 0; i < ne * ne * ne * ne; i++) {
+				memset(b, 'x', sizeof(b));
+				if (a % 2)
+					memcpy(b + at[a] - 3 + 3 * (at[a] < 3),
+					    "\xe4\xb8\xad", 3);
+				b[at[a]] = edge[i % ne];
+				b[at[a] + 1] = edge[i / ne % ne];
+				b[at[a] + 2] = edge[i / ne / ne % ne];
+				b[at[a] + 3] = edge[i / ne / ne / ne];
+				for (len = at[a] + 4; len <= 96; len += 92 - at[a]) {
+					want = pskd_utf8_check_at(b, len,
+					    PSKD_SIMD_PORTABLE);
+					got = pskd_utf8_check_at(b, len, l);
+					bad += want != got;
+					tried++;
+				}
+			}
+		for (i = 0; i < 20000; i++) {
+			len = 0;
+			while (len < 80) {
+				x = x * 1103515245 + 12345;
+				a = strlen(pool[(x >> 16) % 12]);
+				memcpy(b + len, pool[(x >> 16) % 12], a);
+				len += a;
+			}
+			x = x * 1103515245 + 12345;
+			if (i % 2)
+				b[(x >> 16) % len] = (unsigned char)(x >> 8);
+			want = pskd_utf8_check_at(b, len, PSKD_SIMD_PORTABLE);
+			bad += want != pskd_utf8_check_at(b, len, l);
+			tried++;
+		}
+		snprintf(what, sizeof(what), "utf8: %s's check gives the "
+		    "portable offset (%d texts)", pskd_simd_name(l), tried);
+		check(bad == 0, "%s", what);
+	}
+}
+
 static void
 test_le(void)
 {
@@ -506,6 +571,7 @@ main(void)
 	test_json();
 	test_json_paths();
 	test_utf8();
+	test_utf8_levels();
 	test_le();
 	test_type();
 	test_values();
