@@ -80,9 +80,9 @@ check_chars(const unsigned char *s, size_t n)
  * four.  A step that finds anything wrong, and the last bytes, are
  * checked again a character at a time from the start of the character
  * they begin in: the offset is then that check's.  Not 32 bytes a step:
- * callers check a document at a time between other work, and on the Xeon
- * of make bench such bursts of 256-bit code made pskd-tok 3-5 % slower,
- * the 16-byte steps 2-6 % faster.
+ * that version, twice as fast alone, made pskd-tok 3-5 % slower on the
+ * Xeon of make bench (where it checks a document at a time between other
+ * work), the 16-byte one 2-6 % faster; why was not found.
  */
 #define U_SHORT		0x01	/* a lead without its continuation */
 #define U_LONG		0x02	/* a continuation after ASCII */
