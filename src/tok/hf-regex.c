@@ -14,6 +14,7 @@
  * tests/unit/test-tok-split.c checks against PCRE2.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
+#define _GNU_SOURCE		/* memmem */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ struct pskd_hf_regex {
 	pcre2_match_data *md;
 	int		 jit;
 	char		*source;
+	size_t		 litlen;	/* a String's bytes (source), or 0 */
 };
 
 /* ---- the pattern, rewritten ----------------------------------------- */
@@ -231,6 +233,7 @@ pskd_hf_regex_new(const char *pattern, size_t len, int literal, char *err,
 		free(re);
 		return NULL;
 	}
+	re->litlen = literal ? len : 0;
 	re->jit = pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE) == 0;
 	re->md = pcre2_match_data_create_from_pattern(re->code, NULL);
 	return re;
@@ -271,6 +274,25 @@ regex_find(struct pskd_hf_regex *re, const unsigned char *s,
 	return 1;
 }
 
+/*
+ * The same for a String that is not empty, by its bytes: PCRE2's first
+ * match of a literal is its first occurrence, found without it (Gemma 3
+ * splits on spaces its normalizer has made ▁, so most texts have none).
+ */
+static int
+literal_find(const struct pskd_hf_regex *re, const unsigned char *s,
+    size_t n, size_t from, size_t *ms, size_t *me)
+{
+	const unsigned char *q;
+
+	if (from >= n || (q = memmem(s + from, n - from, re->source,
+	    re->litlen)) == NULL)
+		return 0;
+	*ms = (size_t)(q - s);
+	*me = *ms + re->litlen;
+	return 1;
+}
+
 static size_t
 char_len(const unsigned char *s, size_t n, size_t i)
 {
@@ -292,7 +314,8 @@ pskd_hf_regex_all(struct pskd_hf_regex *re, const unsigned char *s, size_t n,
 	int rc;
 
 	*nmatch = 0;
-	while (last <= n && (rc = regex_find(re, s, n, last, &ms, &me)) != 0) {
+	while (last <= n && (rc = re->litlen > 0 ? literal_find(re, s, n, last,
+	    &ms, &me) : regex_find(re, s, n, last, &ms, &me)) != 0) {
 		if (rc < 0) {
 			pcre2_get_error_message(rc, msg, sizeof(msg));
 			snprintf(err, errsize, "its regular expression fails on "
