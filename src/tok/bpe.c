@@ -404,7 +404,7 @@ merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
 	size_t m = 0;
 
 	if (n <= PREFETCH_MAX)
-		prefetch_joins(e->ranks, e->msplit, e->mwidth, p, n);
+		prefetch_joins(e->ranks, NULL, 0, p, n);
 	for (i = 0; i < n; i++) {
 		nx[i] = i + 1;
 		id[i] = e->byte[p[i]];
