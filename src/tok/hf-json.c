@@ -252,10 +252,19 @@ plain(const unsigned char *p, const unsigned char *end)
 			p++;
 			continue;
 		}
-		/* Two bytes (ByteLevel's alphabet, most of Europe's): inline. */
+		/* Two bytes (ByteLevel's alphabet, most of Europe's) and
+		 * three (▁, Asia's; no overlong form after E0, no surrogate
+		 * after ED): inline. */
 		if (*p >= 0xc2 && *p <= 0xdf && end - p >= 2 &&
 		    (p[1] & 0xc0) == 0x80) {
 			p += 2;
+			continue;
+		}
+		if ((*p & 0xf0) == 0xe0 && end - p >= 3 &&
+		    (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80 &&
+		    (*p != 0xe0 || p[1] >= 0xa0) &&
+		    (*p != 0xed || p[1] < 0xa0)) {
+			p += 3;
 			continue;
 		}
 		if ((k = pskd_utf8_decode(p, (size_t)(end - p), &cp)) == 0)

@@ -164,6 +164,41 @@ main(void)
 		check(bad == 0 && cut == 300, "%s: values cut short fail "
 		    "with skip's error (%d)", pskd_simd_name(levels[l]), cut);
 	}
+	/*
+	 * A string's UTF-8 at the edges of the forms plain() takes inline
+	 * (two and three bytes): each is taken or refused as
+	 * pskd_utf8_check takes or refuses it.
+	 */
+	{
+		static const char *const seq[] = { "\xc2\x80", "\xc1\xbf",
+		    "\xdf\xbf", "\xe0\xa0\x80", "\xe0\x9f\xbf",
+		    "\xe1\x80\x80", "\xec\xbf\xbf", "\xed\x9f\xbf",
+		    "\xed\xa0\x80", "\xee\x80\x80", "\xef\xbf\xbf",
+		    "\xe2\x96", "\xe2\x41\x81", "\xf0\x9f\x98\x80",
+		    "\xf4\x90\x80\x80" };
+		struct pskd_jscan j;
+		const unsigned char *sp;
+		size_t sn, m;
+		int want, got;
+
+		bad = 0;
+		for (i = 0; i < sizeof(seq) / sizeof(seq[0]); i++)
+			for (k = 0; k < 12; k++) {
+				b.len = 0;
+				pskd_buf_addc(&b, '"');
+				for (m = 0; m < k; m++)
+					pskd_buf_addc(&b, 'a');
+				pskd_buf_add(&b, seq[i], strlen(seq[i]));
+				pskd_buf_add(&b, "z\"", 2);
+				want = pskd_utf8_check(b.p + 1, b.len - 2) ==
+				    b.len - 2;
+				pskd_jscan_init(&j, b.p, b.len);
+				got = pskd_jscan_str(&j, &sp, &sn, &t);
+				bad += want != got;
+			}
+		check(bad == 0, "jscan: a string's UTF-8 is refused where "
+		    "pskd_utf8_check refuses it");
+	}
 	pskd_buf_free(&b);
 	pskd_buf_free(&t);
 	return check_status();
