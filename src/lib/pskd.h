@@ -220,6 +220,23 @@ int	pskd_simd_cpu(void);
 /* "portable", "sse2", "avx2", "avx512". */
 const char *pskd_simd_name(int level);
 
+/* ---- byteset.c: the bytes of a text in a set, 32 at a time ------------ */
+
+struct pskd_byteset {
+	unsigned char	 in[256];	/* 1: in the set */
+	unsigned char	 lo[16], hi[16];	/* AVX2's tables (byteset.c) */
+	int		 avx2;
+};
+
+/* The set of the bytes c with in[c] != 0, for the level pskd_simd(). */
+void	pskd_byteset_init(struct pskd_byteset *b, const unsigned char in[256]);
+/* Bit j: s[j] is in the set, for j < 32 and j < n. */
+uint32_t pskd_byteset_mask(const struct pskd_byteset *b,
+	    const unsigned char *s, size_t n);
+/* The offset of the first byte of s[0..n) in the set, or n. */
+size_t	pskd_byteset_find(const struct pskd_byteset *b, const unsigned char *s,
+	    size_t n);
+
 /* ---- io.c: whole reads and writes, pipes, atomic output files ---------- */
 
 #define PSKD_BUFSIZE	(1u << 20)	/* 1 MiB: every buffered stream */

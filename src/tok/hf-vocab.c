@@ -32,10 +32,7 @@ struct hf_vocab {
 	struct pskd_hf_decoder dec;
 	int		 cuts;		/* -r may cut where tiktoken's do */
 	char		*path;		/* the file, for messages */
-	/* model()'s scan for cut.stop[] 32 bytes at a time (AVX2): lo[l]
-	   has bit h set when the ASCII byte h << 4 | l is a stop. */
-	int		 stopavx2;
-	unsigned char	 stoplo[16];
+	struct pskd_byteset stops;	/* cut.stop[], for model()'s scan */
 };
 
 /* The fast way: one pattern a hand-written pre-tokenizer cuts. */
@@ -118,76 +115,11 @@ hf_load(struct pskd_vocab *v, const char *path, const unsigned char *p,
 		    &hf->splits);
 	else
 		h->words = pskd_hf_words_new(hf);
-	h->stopavx2 = pskd_simd() >= PSKD_SIMD_AVX2;
-	for (i = 0; i < 128; i++)
-		if (hf->cut.stop[i])
-			h->stoplo[i & 15] |= (unsigned char)(1u << (i >> 4));
+	pskd_byteset_init(&h->stops, hf->cut.stop);
 	return 0;
 }
 
 /* ---- encoding ---------------------------------------------------------- */
-
-/*
- * Bit j of the result: cut.stop[s[at + j]], for the 32 bytes from at
- * (those below n).
- */
-static uint32_t
-stops_byte(const struct hf_vocab *h, const unsigned char *s, size_t n,
-    size_t at)
-{
-	uint32_t mask = 0;
-	size_t j, end = n - at < 32 ? n - at : 32;
-
-	for (j = 0; j < end; j++)
-		mask |= (uint32_t)h->hf.cut.stop[s[at + j]] << j;
-	return mask;
-}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define HAVE_STOPS_AVX2	1
-
-/*
- * The same with AVX2: an ASCII byte looked up by its low half in stoplo
- * and kept by the bit of its high half (none for a byte >= 128), ▁'s
- * first byte compared.
- */
-__attribute__((target("avx2"))) static uint32_t
-stops_avx2(const struct hf_vocab *h, const unsigned char *s, size_t n,
-    size_t at)
-{
-	const __m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128(
-	    (const __m128i *)h->stoplo));
-	const __m256i bit = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128,
-	    0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128,
-	    0, 0, 0, 0, 0, 0, 0, 0);
-	const __m256i nib = _mm256_set1_epi8(0x0f);
-	__m256i v, m;
-
-	if (n - at < 32)
-		return stops_byte(h, s, n, at);
-	v = _mm256_loadu_si256((const __m256i *)(s + at));
-	m = _mm256_and_si256(_mm256_shuffle_epi8(lo, _mm256_and_si256(v,
-	    nib)), _mm256_shuffle_epi8(bit, _mm256_and_si256(
-	    _mm256_srli_epi16(v, 4), nib)));
-	m = _mm256_andnot_si256(_mm256_cmpeq_epi8(m,
-	    _mm256_setzero_si256()), _mm256_set1_epi8(-1));
-	if (h->hf.cut.metacut)
-		m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v,
-		    _mm256_set1_epi8((char)PSKD_HF_BAR[0])));
-	return (uint32_t)_mm256_movemask_epi8(m);
-}
-#endif
-
-static inline uint32_t
-stops(const struct hf_vocab *h, const unsigned char *s, size_t n, size_t at)
-{
-#ifdef HAVE_STOPS_AVX2
-	if (h->stopavx2)
-		return stops_avx2(h, s, n, at);
-#endif
-	return stops_byte(h, s, n, at);
-}
 
 static void
 model(struct hf_vocab *h, const unsigned char *s, size_t n,
@@ -213,14 +145,15 @@ model(struct hf_vocab *h, const unsigned char *s, size_t n,
 	/* Cut where no merge can join across (hf-cuts.c). */
 	at[0] = 0;
 	base = 0;
-	mask = stops(h, s, n, 0);
+	mask = pskd_byteset_mask(&h->stops, s, n);
 	for (k = 0, start = 0;;) {
 		/* The next stop, 32 bytes looked at a time (a ▁'s other
 		   bytes are no stops). */
 		while (mask == 0) {
 			if ((base += 32) >= n)
 				goto end;
-			mask = stops(h, s, n, base);
+			mask = pskd_byteset_mask(&h->stops, s + base,
+			    n - base);
 		}
 		i = base + (size_t)__builtin_ctz(mask);
 		mask &= mask - 1;

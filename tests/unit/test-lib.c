@@ -404,6 +404,61 @@ test_utf8_levels(void)
 	}
 }
 
+/*
+ * pskd_byteset_find and _mask with AVX2 give the byte loop's answers:
+ * each set of one byte (all 256) and 200 random sets, on texts of every
+ * length up to 100 with a member at every offset or none.
+ */
+static void
+test_byteset(void)
+{
+	struct pskd_byteset b;
+	unsigned char in[256], s[100];
+	uint32_t x = 99, want;
+	size_t i, c, len, at, j, hit;
+	int bad = 0, tried = 0;
+
+	if (pskd_simd_cpu() < PSKD_SIMD_AVX2)
+		return;
+	for (i = 0; i < 456; i++) {
+		memset(in, 0, sizeof(in));
+		if (i < 256)
+			in[i] = 1;
+		else
+			for (c = 0; c < 256; c++) {
+				x = x * 1103515245 + 12345;
+				in[c] = (x >> 16) % 9 == 0;
+			}
+		pskd_byteset_init(&b, in);
+		for (len = 0; len <= 100; len += 1 + len / 8)
+			for (at = 0; at <= len; at++) {
+				for (j = 0; j < len; j++) {
+					do {
+						x = x * 1103515245 + 12345;
+						s[j] = (unsigned char)(x >> 16);
+					} while (in[s[j]]);
+				}
+				if (at < len) {
+					for (c = 0; !in[c] && c < 255; c++)
+						;
+					s[at] = (unsigned char)c;
+				}
+				hit = at < len && in[s[at]] ? at : len;
+				b.avx2 = 1;
+				bad += pskd_byteset_find(&b, s, len) != hit;
+				want = 0;
+				for (j = 0; j < len && j < 32; j++)
+					want |= (uint32_t)in[s[j]] << j;
+				bad += pskd_byteset_mask(&b, s, len) != want;
+				b.avx2 = 0;
+				bad += pskd_byteset_find(&b, s, len) != hit;
+				tried++;
+			}
+	}
+	check(bad == 0, "byteset: AVX2's find and mask are the byte loop's "
+	    "(%d texts)", tried);
+}
+
 static void
 test_le(void)
 {
@@ -572,6 +627,7 @@ main(void)
 	test_json_paths();
 	test_utf8();
 	test_utf8_levels();
+	test_byteset();
 	test_le();
 	test_type();
 	test_values();
