@@ -51,6 +51,7 @@ pskd_hf_atrie_build(struct pskd_hf_atrie *t, const struct pskd_hf *hf,
 	const struct pskd_hf_added *a;
 	struct pskd_buf text = { 0 };
 	const char *p;
+	unsigned char in[256];
 	uint32_t cur, e;
 	size_t i, k, len;
 
@@ -106,6 +107,9 @@ pskd_hf_atrie_build(struct pskd_hf_atrie *t, const struct pskd_hf *hf,
 			t->node[cur].token = (int32_t)i;
 	}
 	pskd_buf_free(&text);
+	for (k = 0; k < 256; k++)
+		in[k] = t->root[k] >= 0;
+	pskd_byteset_init(&t->firsts, in);
 	return 0;
 }
 
@@ -151,8 +155,9 @@ atrie_find(const struct pskd_hf_atrie *t, const unsigned char *s, size_t n,
 			if ((q = memchr(s + p, t->first, n - p)) == NULL)
 				return 0;
 			p = (size_t)(q - s);
-		} else if (t->root[s[p]] < 0)
-			continue;
+		} else if ((p += pskd_byteset_find(&t->firsts, s + p,
+		    n - p)) >= n)
+			return 0;
 		if ((k = atrie_at(t, s, n, p, len)) >= 0) {
 			*start = p;
 			*which = (size_t)k;

@@ -357,6 +357,7 @@ struct pskd_hf_atrie {
 	int32_t		 root[256];	/* the child of the root by byte */
 	int		 nfirst;	/* bytes with a child at the root */
 	unsigned char	 first;		/* the one, when nfirst is 1 */
+	struct pskd_byteset firsts;	/* all of them */
 	int		 allspecial;
 };
 
