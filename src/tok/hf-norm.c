@@ -227,55 +227,72 @@ strip(const unsigned char *s, size_t n, int left, int right,
 	pskd_buf_add(out, s + a, b - a);
 }
 
+#if defined(__SSE2__)
+/*
+ * One step of replace_sse2: the first lim <= 16 bytes at b (32 of them
+ * readable) into o, each a there as b8's blen bytes (o has room for 16
+ * bytes past its share): a step without a moves its bytes in one store,
+ * one with moves the bytes between its a's.  Where o has got to.
+ */
+static inline unsigned char *
+replace_step(const unsigned char *b, size_t lim, unsigned char a, uint64_t b8,
+    size_t blen, unsigned char *o)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)b);
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
+	    _mm_set1_epi8((char)a))) & ((1u << lim) - 1);
+	size_t p, q;
+
+	if (m == 0) {
+		_mm_storeu_si128((__m128i *)(void *)o, v);
+		return o + lim;
+	}
+	for (p = 0; m != 0; m &= m - 1, p = q + 1) {
+		q = (size_t)__builtin_ctz(m);
+		_mm_storeu_si128((__m128i *)(void *)o, _mm_loadu_si128(
+		    (const __m128i *)(const void *)(b + p)));
+		o += q - p;
+		memcpy(o, &b8, 8);
+		o += blen;
+	}
+	_mm_storeu_si128((__m128i *)(void *)o, _mm_loadu_si128(
+	    (const __m128i *)(const void *)(b + p)));
+	return o + lim - p;
+}
+#endif
+
 /*
  * replace()'s one byte a by the blen <= 8 bytes of b8 on s[0..n), 16
- * bytes at a time while 32 are left (every load then inside s), into *w
- * (room for 16 bytes past its share): a step without a moves its 16
- * bytes, one with moves the bytes between; the bytes done.
+ * bytes a step, into *w (room for 16 bytes past its share); the last
+ * bytes from a copy, so that every load stays inside what it reads.  The
+ * bytes done: n, or 0 at PSKD_SIMD=portable.
  */
 static size_t
 replace_sse2(const unsigned char *s, size_t n, unsigned char a, uint64_t b8,
     size_t blen, unsigned char **w)
 {
-	size_t i = 0;
-
 #if defined(__SSE2__)
 	static int simd = -1;
-	unsigned char *o = *w;
-	size_t p, q;
-	unsigned m;
-	__m128i v;
+	unsigned char *o = *w, tail[64];
+	size_t i, j;
 
 	if (simd == -1)
 		simd = pskd_simd();
 	if (simd < PSKD_SIMD_SSE2)
 		return 0;
-	for (; i + 32 <= n; i += 16) {
-		v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
-		    _mm_set1_epi8((char)a)));
-		if (m == 0) {
-			_mm_storeu_si128((__m128i *)(void *)o, v);
-			o += 16;
-			continue;
-		}
-		for (p = i; m != 0; m &= m - 1, p = q + 1) {
-			q = i + (size_t)__builtin_ctz(m);
-			_mm_storeu_si128((__m128i *)(void *)o, _mm_loadu_si128(
-			    (const __m128i *)(const void *)(s + p)));
-			o += q - p;
-			memcpy(o, &b8, 8);
-			o += blen;
-		}
-		_mm_storeu_si128((__m128i *)(void *)o, _mm_loadu_si128(
-		    (const __m128i *)(const void *)(s + p)));
-		o += i + 16 - p;
-	}
+	for (i = 0; i + 32 <= n; i += 16)
+		o = replace_step(s + i, 16, a, b8, blen, o);
+	memset(tail, 0, sizeof(tail));
+	memcpy(tail, s + i, n - i);
+	for (j = 0; i + j < n; j += 16)
+		o = replace_step(tail + j, n - i - j < 16 ? n - i - j : 16, a,
+		    b8, blen, o);
 	*w = o;
+	return n;
 #else
 	(void)s, (void)n, (void)a, (void)b8, (void)blen, (void)w;
+	return 0;
 #endif
-	return i;
 }
 
 /*
