@@ -334,7 +334,9 @@ symbols(struct pskd_hf_words *w, const unsigned char *s, size_t n)
 	const unsigned char *c;
 	uint32_t id, unk = PSKD_RANK_NONE;
 	size_t i, k = 0, cl, j, clen;
+	int affix = hf->prefixlen != 0 || hf->suffixlen != 0;
 
+	room(w, 0, n + 1);	/* a character's symbols: its bytes at most */
 	for (i = 0; i < n; i += cl) {
 		/* ASCII and ▁, most of the characters, without the decoder. */
 		if (s[i] < 0x80) {
@@ -352,8 +354,8 @@ symbols(struct pskd_hf_words *w, const unsigned char *s, size_t n)
 		}
 		c = s + i;
 		clen = cl;
-		if ((i > 0 && hf->prefixlen) ||
-		    (i + cl == n && hf->suffixlen)) {
+		if (affix && ((i > 0 && hf->prefixlen) ||
+		    (i + cl == n && hf->suffixlen))) {
 			w->key.len = 0;
 			if (i > 0)
 				pskd_buf_add(&w->key, hf->prefix,
@@ -364,8 +366,8 @@ symbols(struct pskd_hf_words *w, const unsigned char *s, size_t n)
 				    hf->suffixlen);
 			c = w->key.p;
 			clen = w->key.len;
+			room(w, k, clen + 1);
 		}
-		room(w, k, clen + 1);
 		if (c == s + i && id < PSKD_HF_CHARS)
 			id = hf->charid[id];	/* id held the code point */
 		else if (c == s + i && id == PSKD_HF_BARCP)
