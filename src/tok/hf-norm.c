@@ -113,8 +113,21 @@ nfc_unchanged(const unsigned char *s, size_t n)
 	size_t i = 0, k;
 
 	while ((i += ascii_run(s + i, n - i)) < n) {
-		if ((k = pskd_utf8_decode(s + i, n - i, &cp)) == 0 ||
-		    !nfc_inert(cp))
+		/* Two and three bytes inline (the usual), the rest by
+		   pskd_utf8_decode(), which also refuses what is not UTF-8. */
+		if (s[i] >= 0xc2 && s[i] < 0xe0 && n - i >= 2 &&
+		    (s[i + 1] & 0xc0) == 0x80) {
+			cp = (uint32_t)(s[i] & 0x1f) << 6 | (s[i + 1] & 0x3f);
+			k = 2;
+		} else if (s[i] >= 0xe1 && s[i] < 0xf0 && s[i] != 0xed &&
+		    n - i >= 3 && (s[i + 1] & 0xc0) == 0x80 &&
+		    (s[i + 2] & 0xc0) == 0x80) {
+			cp = (uint32_t)(s[i] & 0x0f) << 12 |
+			    (uint32_t)(s[i + 1] & 0x3f) << 6 | (s[i + 2] & 0x3f);
+			k = 3;
+		} else if ((k = pskd_utf8_decode(s + i, n - i, &cp)) == 0)
+			return 0;
+		if (!nfc_inert(cp))
 			return 0;
 		i += k;
 	}
