@@ -475,9 +475,55 @@ void	pskd_rejects_close(struct pskd_rejects *r);
  * Decode one code point from s[0..n).  Returns its length (1-4), or 0 if the
  * bytes there are not well-formed UTF-8 (overlong forms, surrogates, values
  * above U+10FFFF, truncated sequences and stray continuation bytes all are
- * not).
+ * not).  Inline: its callers decode every character that is not ASCII,
+ * and the call across files was 3.3 % of pskd-tok's instructions on make
+ * bench's text with Qwen 3 (cl100k_base: 1.2 %).
  */
-size_t	pskd_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
+static inline size_t
+pskd_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	uint32_t c;
+	unsigned char b0;
+
+	*cp = 0;		/* when not: callers may read it all the same */
+	if (n == 0)
+		return 0;
+	b0 = s[0];
+	if (b0 < 0x80) {
+		*cp = b0;
+		return 1;
+	}
+	if (b0 < 0xC2)			/* continuation byte or overlong C0/C1 */
+		return 0;
+	if (b0 < 0xE0) {
+		if (n < 2 || (s[1] & 0xC0) != 0x80)
+			return 0;
+		*cp = (uint32_t)(b0 & 0x1F) << 6 | (s[1] & 0x3F);
+		return 2;
+	}
+	if (b0 < 0xF0) {
+		if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
+			return 0;
+		c = (uint32_t)(b0 & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 |
+		    (s[2] & 0x3F);
+		if (c < 0x800 || (c >= 0xD800 && c <= 0xDFFF))
+			return 0;
+		*cp = c;
+		return 3;
+	}
+	if (b0 < 0xF5) {
+		if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 ||
+		    (s[3] & 0xC0) != 0x80)
+			return 0;
+		c = (uint32_t)(b0 & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12 |
+		    (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3F);
+		if (c < 0x10000 || c > 0x10FFFF)
+			return 0;
+		*cp = c;
+		return 4;
+	}
+	return 0;
+}
 /* Offset of the first ill-formed byte in s[0..n), or n if all is valid. */
 size_t	pskd_utf8_check(const unsigned char *s, size_t n);
 /* The same at a PSKD_SIMD level (AVX2 32 bytes a step; the tests'). */
