@@ -79,32 +79,40 @@ nfc_inert(uint32_t cp)
 	return nfc_inert_first(cp);
 }
 
-/* pskd_utf8_ascii for text that is mostly ASCII, long runs of it. */
-static size_t
-ascii_run(const unsigned char *s, size_t n)
+/*
+ * The bytes nfc_unchanged() stops at: every lead byte but those of two
+ * bytes whose 64 characters all pass nfc_inert() (Latin-1 and Latin
+ * Extended, Cyrillic's first two, ...; utf8proc decides).  What it runs
+ * past is ASCII, such characters, and bytes that are no character (a
+ * continuation alone, a lead cut short): NFC's run through utf8proc
+ * copies those as they are, so the text is unchanged with them too.  32
+ * bytes a step with AVX2 (pskd_byteset).
+ */
+static struct pskd_byteset nfc_stops;
+static int nfc_stops_ready;
+
+static void
+nfc_stops_init(void)
 {
-	size_t i = 0;
+	unsigned char in[256] = { 0 };
+	unsigned c, k;
 
-#if defined(__SSE2__)
-	static int simd = -1;
-	unsigned m;
-
-	/* Sixteen bytes a step, as most text is ASCII (PSKD_SIMD=sse2). */
-	if (simd == -1)
-		simd = pskd_simd();
-	if (simd >= PSKD_SIMD_SSE2)
-		for (; i + 16 <= n; i += 16)
-			if ((m = (unsigned)_mm_movemask_epi8(_mm_loadu_si128(
-			    (const __m128i *)(const void *)(s + i)))) != 0)
-				return i + (size_t)__builtin_ctz(m);
-#endif
-	return i + pskd_utf8_ascii(s + i, n - i);
+	for (c = 0xc0; c < 256; c++) {
+		in[c] = 1;
+		if (c < 0xc2 || c > 0xdf)
+			continue;	/* C0, C1 never begin one */
+		for (k = 0; k < 64 && nfc_inert((c & 0x1fu) << 6 | k); k++)
+			;
+		in[c] = k < 64;
+	}
+	pskd_byteset_init(&nfc_stops, in);
+	nfc_stops_ready = 1;
 }
 
 /*
- * 1 when NFC leaves s[0..n) as it is: it is UTF-8 and every character not
- * ASCII passes nfc_inert() (so normal_form would copy each of its runs
- * through unchanged).
+ * 1 when NFC leaves s[0..n) as it is: every character it stops at passes
+ * nfc_inert() (so normal_form would copy each of its runs through
+ * unchanged), and is UTF-8.
  */
 static int
 nfc_unchanged(const unsigned char *s, size_t n)
@@ -112,20 +120,10 @@ nfc_unchanged(const unsigned char *s, size_t n)
 	uint32_t cp;
 	size_t i = 0, k;
 
-	while ((i += ascii_run(s + i, n - i)) < n) {
-		/* Two and three bytes inline (the usual), the rest by
-		   pskd_utf8_decode(), which also refuses what is not UTF-8. */
-		if (s[i] >= 0xc2 && s[i] < 0xe0 && n - i >= 2 &&
-		    (s[i + 1] & 0xc0) == 0x80) {
-			cp = (uint32_t)(s[i] & 0x1f) << 6 | (s[i + 1] & 0x3f);
-			k = 2;
-		} else if (s[i] >= 0xe1 && s[i] < 0xf0 && s[i] != 0xed &&
-		    n - i >= 3 && (s[i + 1] & 0xc0) == 0x80 &&
-		    (s[i + 2] & 0xc0) == 0x80) {
-			cp = (uint32_t)(s[i] & 0x0f) << 12 |
-			    (uint32_t)(s[i + 1] & 0x3f) << 6 | (s[i + 2] & 0x3f);
-			k = 3;
-		} else if ((k = pskd_utf8_decode(s + i, n - i, &cp)) == 0)
+	if (!nfc_stops_ready)
+		nfc_stops_init();
+	while ((i += pskd_byteset_find(&nfc_stops, s + i, n - i)) < n) {
+		if ((k = pskd_utf8_decode(s + i, n - i, &cp)) == 0)
 			return 0;
 		if (!nfc_inert(cp))
 			return 0;
