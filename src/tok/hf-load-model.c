@@ -439,16 +439,6 @@ queue_fast(struct ld *l, const struct pskd_hf *hf, struct pend *q,
 	return queued_joined(l, q, arena, la, lb, e + 1);
 }
 
-/* Past JSON's blanks from p. */
-static const unsigned char *
-blanks(const unsigned char *p, const unsigned char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' ||
-	    *p == '\t'))
-		p++;
-	return p;
-}
-
 /* The same for a merge ["a", "b"] (the walk at its '['). */
 static int
 queue_pair_fast(struct ld *l, const struct pskd_hf *hf, struct pend *q,
@@ -458,19 +448,19 @@ queue_pair_fast(struct ld *l, const struct pskd_hf *hf, struct pend *q,
 	size_t la, lb;
 
 	pskd_buf_reserve(arena, FAST_MAX);
-	p = blanks(l->j.p + 1, end);
+	p = pskd_jscan_blanks(l->j.p + 1, end);
 	if (p == end || *p != '"' || (p = scan_name(hf, p + 1, end, 0,
 	    arena->p + arena->len, FAST_MAX, &la)) == NULL || la == 0)
 		return 0;
-	p = blanks(p + 1, end);
+	p = pskd_jscan_blanks(p + 1, end);
 	if (p == end || *p != ',')
 		return 0;
-	p = blanks(p + 1, end);
+	p = pskd_jscan_blanks(p + 1, end);
 	if (p == end || *p != '"' || (p = scan_name(hf, p + 1, end, 0,
 	    arena->p + arena->len + la, FAST_MAX - la, &lb)) == NULL ||
 	    lb == 0)
 		return 0;
-	p = blanks(p + 1, end);
+	p = pskd_jscan_blanks(p + 1, end);
 	if (p == end || *p != ']')
 		return 0;
 	return queued_joined(l, q, arena, la, lb, p + 1);

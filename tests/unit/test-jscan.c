@@ -5,7 +5,8 @@
  * every PSKD_SIMD level the machine has: on random values whose strings
  * hold brackets, quotes and backslash escapes at every offset of its
  * 64-byte steps, runs of backslashes across a step's end, and on values
- * cut short (no close: skip's error, at skip's place).
+ * cut short (no close: skip's error, at skip's place); and the blanks
+ * between values skipped as a byte loop skips them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +199,35 @@ main(void)
 			}
 		check(bad == 0, "jscan: a string's UTF-8 is refused where "
 		    "pskd_utf8_check refuses it");
+	}
+	/*
+	 * pskd_jscan_blanks, eight bytes a step through spaces, ends where
+	 * a byte loop does: random runs of the four blanks (mostly spaces,
+	 * as indents are) before a byte that is none or before the end, at
+	 * every length to 40.
+	 */
+	{
+		static const char bl[] = "    \n\r\t ";
+		const unsigned char *e, *want;
+		size_t n;
+
+		seed = 13;
+		bad = 0;
+		for (i = 0; i < 4000; i++) {
+			b.len = 0;
+			n = rnd(41);
+			for (k = 0; k < n; k++)
+				pskd_buf_addc(&b, (unsigned char)bl[rnd(8)]);
+			if (rnd(4) != 0)
+				pskd_buf_addc(&b, "\"[1x"[rnd(4)]);
+			e = b.p + b.len;
+			for (want = b.p; want < e && (*want == ' ' ||
+			    *want == '\n' || *want == '\r' || *want == '\t');
+			    want++)
+				;
+			bad += pskd_jscan_blanks(b.p, e) != want;
+		}
+		check(bad == 0, "jscan: blanks end where a byte loop does");
 	}
 	pskd_buf_free(&b);
 	pskd_buf_free(&t);
