@@ -299,12 +299,12 @@ for m in llama3 qwen3 llama2 gemma3 gpt2; do
 	[ $m = gpt2 ] && f=$gpt2
 	[ -s "$f" ] || { echo "tok: $m: no tokenizer.json"; continue; }
 	# The file as it is and compiled (pskd-tok --compile), and
-	# cl100k_base, in turn, three rounds: this host's load moves between
+	# cl100k_base, in turn, five rounds: this host's load moves between
 	# runs more than the ratios do.
 	pskd-tok --compile -v "$f" -o "$dir/$m.pskc" ||
 	    { echo "tok: $m: pskd-tok --compile failed"; status=1; continue; }
 	fw= fc= fcw= fcc= clw= clc=
-	for r in 1 2 3; do
+	for r in 1 2 3 4 5; do
 		run1 "$docs" "$dir/hf.psk" --no-bos --no-eot -v "$f" ||
 		    { echo "tok: $m: pskd-tok failed"; status=1; continue 2; }
 		fw=$(faster $w "$fw") fc=$(faster $c "$fc")
