@@ -33,9 +33,7 @@ fail(struct scan *s, size_t at, const char *msg)
 static void
 skipws(struct scan *s)
 {
-	while (s->i < s->n && (s->p[s->i] == ' ' || s->p[s->i] == '\t' ||
-	    s->p[s->i] == '\n' || s->p[s->i] == '\r'))
-		s->i++;
+	s->i = (size_t)(pskd_json_blanks(s->p + s->i, s->p + s->n) - s->p);
 }
 
 static int

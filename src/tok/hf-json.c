@@ -63,7 +63,7 @@ pskd_jscan_where(const struct pskd_jscan *j, uint64_t *line, size_t *col)
 static void
 space(struct pskd_jscan *j)
 {
-	j->p = pskd_jscan_blanks(j->p, j->end);
+	j->p = pskd_json_blanks(j->p, j->end);
 }
 
 int

@@ -13,7 +13,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "pskd.h"
 
@@ -28,37 +27,6 @@ struct pskd_jscan {
 	unsigned char	 kind[PSKD_JSCAN_DEPTH];	/* '{' or '[' */
 	int		 simd;		/* pskd_simd(): pskd_jscan_pass's way */
 };
-
-/*
- * Past JSON's blanks from p: eight bytes a step through runs of spaces
- * (a pretty-printed file's indents: a byte loop through them was 17 % of
- * the instructions of Qwen 3's load).
- */
-static inline const unsigned char *
-pskd_jscan_blanks(const unsigned char *p, const unsigned char *end)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t w;
-
-	if (p < end && *p > ' ')
-		return p;	/* the usual: none */
-	while (end - p >= 8) {
-		memcpy(&w, p, sizeof(w));
-		if ((w ^= 0x2020202020202020ULL) == 0) {
-			p += 8;
-			continue;
-		}
-		p += __builtin_ctzll(w) / 8;	/* the first that is not ' ' */
-		if (*p != '\n' && *p != '\r' && *p != '\t')
-			return p;
-		p++;
-	}
-#endif
-	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' ||
-	    *p == '\t'))
-		p++;
-	return p;
-}
 
 /* The kinds of value, as pskd_jscan_peek() gives them. */
 #define PSKD_J_OBJECT	'{'

@@ -448,19 +448,19 @@ queue_pair_fast(struct ld *l, const struct pskd_hf *hf, struct pend *q,
 	size_t la, lb;
 
 	pskd_buf_reserve(arena, FAST_MAX);
-	p = pskd_jscan_blanks(l->j.p + 1, end);
+	p = pskd_json_blanks(l->j.p + 1, end);
 	if (p == end || *p != '"' || (p = scan_name(hf, p + 1, end, 0,
 	    arena->p + arena->len, FAST_MAX, &la)) == NULL || la == 0)
 		return 0;
-	p = pskd_jscan_blanks(p + 1, end);
+	p = pskd_json_blanks(p + 1, end);
 	if (p == end || *p != ',')
 		return 0;
-	p = pskd_jscan_blanks(p + 1, end);
+	p = pskd_json_blanks(p + 1, end);
 	if (p == end || *p != '"' || (p = scan_name(hf, p + 1, end, 0,
 	    arena->p + arena->len + la, FAST_MAX - la, &lb)) == NULL ||
 	    lb == 0)
 		return 0;
-	p = pskd_jscan_blanks(p + 1, end);
+	p = pskd_json_blanks(p + 1, end);
 	if (p == end || *p != ']')
 		return 0;
 	return queued_joined(l, q, arena, la, lb, p + 1);

@@ -110,9 +110,9 @@ nfc_stops_init(void)
 }
 
 /*
- * 1 when NFC leaves s[0..n) as it is: every character it stops at passes
- * nfc_inert() (so normal_form would copy each of its runs through
- * unchanged), and is UTF-8.
+ * 1 when NFC leaves s[0..n) as it is: every character nfc_stops finds is
+ * UTF-8 and passes nfc_inert() (so normal_form would copy each of its runs
+ * through unchanged).
  */
 static int
 nfc_unchanged(const unsigned char *s, size_t n)
@@ -123,9 +123,8 @@ nfc_unchanged(const unsigned char *s, size_t n)
 	if (!nfc_stops_ready)
 		nfc_stops_init();
 	while ((i += pskd_byteset_find(&nfc_stops, s + i, n - i)) < n) {
-		if ((k = pskd_utf8_decode(s + i, n - i, &cp)) == 0)
-			return 0;
-		if (!nfc_inert(cp))
+		if ((k = pskd_utf8_decode(s + i, n - i, &cp)) == 0 ||
+		    !nfc_inert(cp))
 			return 0;
 		i += k;
 	}

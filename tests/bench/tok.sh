@@ -312,7 +312,7 @@ for m in llama3 qwen3 llama2 gemma3 gpt2; do
 		    { echo "tok: $m compiled: pskd-tok failed"; status=1; continue 2; }
 		fcw=$(faster $w "$fcw") fcc=$(faster $c "$fcc")
 		# To a file as the two above: /dev/null would spare it the
-		# page cache's writes (40-80 ms of the 0.6 s here).
+		# page cache's writes (20-80 ms of the 0.6 s here).
 		run1 "$docs" "$dir/cl.psk" --no-bos --no-eot -E cl100k_base
 		clw=$(faster $w "$clw") clc=$(faster $c "$clc")
 	done

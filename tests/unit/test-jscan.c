@@ -201,7 +201,7 @@ main(void)
 		    "pskd_utf8_check refuses it");
 	}
 	/*
-	 * pskd_jscan_blanks, eight bytes a step through spaces, ends where
+	 * pskd_json_blanks, eight bytes a step through spaces, ends where
 	 * a byte loop does: random runs of the four blanks (mostly spaces,
 	 * as indents are) before a byte that is none or before the end, at
 	 * every length to 40.
@@ -225,7 +225,7 @@ main(void)
 			    *want == '\n' || *want == '\r' || *want == '\t');
 			    want++)
 				;
-			bad += pskd_jscan_blanks(b.p, e) != want;
+			bad += pskd_json_blanks(b.p, e) != want;
 		}
 		check(bad == 0, "jscan: blanks end where a byte loop does");
 	}
