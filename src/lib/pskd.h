@@ -561,6 +561,8 @@ pskd_json_blanks(const unsigned char *p, const unsigned char *end)
 
 	if (p < end && *p > ' ')
 		return p;	/* the usual: none */
+	if (p < end && *p == '\n')
+		p++;		/* a pretty-printer's, before its indent */
 	while (end - p >= 8) {
 		/* Little-endian: the first byte is the lowest. */
 		if ((w = pskd_get_le64(p) ^ 0x2020202020202020ULL) == 0) {
