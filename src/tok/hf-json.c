@@ -23,6 +23,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define PASS_AVX2	1
+#endif
 
 #include "pskd.h"
 #include "hf-json.h"
@@ -217,14 +221,94 @@ unicode_escape(struct pskd_jscan *j, struct pskd_buf *out)
 	return 1;
 }
 
-/* The end of a run of plain string bytes from p: UTF-8, no '"', '\\' or
- * control character; NULL at an ill-formed UTF-8 sequence. */
-static const unsigned char *
-plain(const unsigned char *p, const unsigned char *end)
+/*
+ * The length of the UTF-8 character at p, a byte that is not ASCII; 0 if
+ * it is ill-formed.  Two bytes (ByteLevel's alphabet, most of Europe's)
+ * and three (U+2581, Asia's; no overlong form after E0, no surrogate
+ * after ED) inline.
+ */
+__attribute__((always_inline)) static inline size_t
+wide_char(const unsigned char *p, const unsigned char *end)
 {
 	uint32_t cp;
+
+	if (*p >= 0xc2 && *p <= 0xdf && end - p >= 2 &&
+	    (p[1] & 0xc0) == 0x80)
+		return 2;
+	if ((*p & 0xf0) == 0xe0 && end - p >= 3 &&
+	    (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80 &&
+	    (*p != 0xe0 || p[1] >= 0xa0) && (*p != 0xed || p[1] < 0xa0))
+		return 3;
+	return pskd_utf8_decode(p, (size_t)(end - p), &cp);
+}
+
+#if defined(__SSE2__)
+/*
+ * Sixteen bytes a step: the first '"', '\\' or control among them ends
+ * the run, and only the bytes before it that are not ASCII are looked at
+ * one by one, each a character's first (the rest of it is skipped with
+ * it; a character the step cuts carries the next step past its end).
+ * The tokens of a tokenizer.json are short and, in a vocabulary of
+ * characters, mostly begin with U+2581: a run ends in the first step.
+ * NULL at an ill-formed character; else where it stopped, with fewer
+ * than 16 bytes left for the caller's byte loop.
+ */
+static const unsigned char *
+plain16(const unsigned char *p, const unsigned char *end, int *done)
+{
+	const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
+	const __m128i ctl = _mm_set1_epi8(0x1f);
+	unsigned stop, wide, lim, i, k, next;
+	__m128i v;
+
+	*done = 0;
+	while (end - p >= 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		stop = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
+		    _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v)));
+		lim = stop != 0 ? (unsigned)__builtin_ctz(stop) : 16;
+		wide = (unsigned)_mm_movemask_epi8(v) & ((1u << lim) - 1);
+		next = lim;
+		while (wide != 0) {
+			i = (unsigned)__builtin_ctz(wide);
+			if ((k = (unsigned)wide_char(p + i, end)) == 0)
+				return NULL;
+			/* A stop is ASCII, so no character runs past it. */
+			if (i + k >= lim) {
+				next = i + k;
+				break;
+			}
+			wide &= ~0u << (i + k);
+		}
+		p += next;
+		if (stop != 0) {
+			*done = 1;
+			return p;
+		}
+	}
+	return p;
+}
+#endif
+
+/* The end of a run of plain string bytes from p: UTF-8, no '"', '\\' or
+ * control character; NULL at an ill-formed UTF-8 sequence.  simd: the
+ * level, SSE2's steps or eight bytes at a time. */
+static const unsigned char *
+plain(const unsigned char *p, const unsigned char *end, int simd)
+{
 	size_t k;
 
+#if defined(__SSE2__)
+	if (simd >= PSKD_SIMD_SSE2) {
+		int done;
+
+		if ((p = plain16(p, end, &done)) == NULL || done)
+			return p;
+	}
+#else
+	(void)simd;
+#endif
 	while (p < end) {
 		/*
 		 * Eight bytes at a time while they are ASCII and none is '"',
@@ -250,22 +334,7 @@ plain(const unsigned char *p, const unsigned char *end)
 			p++;
 			continue;
 		}
-		/* Two bytes (ByteLevel's alphabet, most of Europe's) and
-		 * three (▁, Asia's; no overlong form after E0, no surrogate
-		 * after ED): inline. */
-		if (*p >= 0xc2 && *p <= 0xdf && end - p >= 2 &&
-		    (p[1] & 0xc0) == 0x80) {
-			p += 2;
-			continue;
-		}
-		if ((*p & 0xf0) == 0xe0 && end - p >= 3 &&
-		    (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80 &&
-		    (*p != 0xe0 || p[1] >= 0xa0) &&
-		    (*p != 0xed || p[1] < 0xa0)) {
-			p += 3;
-			continue;
-		}
-		if ((k = pskd_utf8_decode(p, (size_t)(end - p), &cp)) == 0)
+		if ((k = wide_char(p, end)) == 0)
 			return NULL;
 		p += k;
 	}
@@ -275,7 +344,7 @@ plain(const unsigned char *p, const unsigned char *end)
 const unsigned char *
 pskd_jscan_plain(const unsigned char *p, const unsigned char *end)
 {
-	return plain(p, end);
+	return plain(p, end, pskd_simd());
 }
 
 int
@@ -288,7 +357,7 @@ pskd_jscan_str(struct pskd_jscan *j, const unsigned char **s, size_t *n,
 	if (pskd_jscan_peek(j) != '"')
 		return j->err ? 0 : pskd_jscan_fail(j, "expected a string");
 	j->p++;
-	if ((q = plain(j->p, j->end)) == NULL)
+	if ((q = plain(j->p, j->end, j->simd)) == NULL)
 		return pskd_jscan_fail(j, "invalid UTF-8 in a string");
 	if (q < j->end && *q == '"') {
 		/* No escape: the text in place. */
@@ -299,7 +368,7 @@ pskd_jscan_str(struct pskd_jscan *j, const unsigned char **s, size_t *n,
 	}
 	scratch->len = 0;
 	for (;;) {
-		if ((q = plain(j->p, j->end)) == NULL)
+		if ((q = plain(j->p, j->end, j->simd)) == NULL)
 			return pskd_jscan_fail(j, "invalid UTF-8 in a string");
 		pskd_buf_add(scratch, j->p, (size_t)(q - j->p));
 		j->p = q;
@@ -394,6 +463,26 @@ pskd_jscan_int(struct pskd_jscan *j, int64_t min, int64_t max, int64_t *v)
 
 	if (pskd_jscan_peek(j) != PSKD_J_NUMBER)
 		return j->err ? 0 : pskd_jscan_fail(j, "expected a number");
+	/*
+	 * The usual, a vocab's id: up to 18 digits (no overflow) and no
+	 * fraction, exponent or sign; anything else the general way.
+	 */
+	p = j->p;
+	if (*p >= '0' && *p <= '9') {
+		for (e = p; e < j->end && e - p < 18 && *e >= '0' &&
+		    *e <= '9' && (e == p || *p != '0'); e++)
+			u = u * 10 + (uint64_t)(*e - '0');
+		if (e == j->end || (*e != '.' && *e != 'e' && *e != 'E' &&
+		    (*e < '0' || *e > '9'))) {
+			if ((int64_t)u < min || (int64_t)u > max)
+				return pskd_jscan_fail(j, "number out of "
+				    "range");
+			*v = (int64_t)u;
+			j->p = e;
+			return 1;
+		}
+		u = 0;
+	}
 	if ((e = number_end(j->p, j->end)) == NULL)
 		return pskd_jscan_fail(j, "malformed number");
 	neg = *j->p == '-';
@@ -522,11 +611,45 @@ eq16(__m128i v, char c, unsigned sh)
 }
 #endif
 
-static void
+#ifdef PASS_AVX2
+__attribute__((target("avx2"))) static inline uint64_t
+eq32(__m256i v, char c, int sh)
+{
+	return (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v,
+	    _mm256_set1_epi8(c))) << sh;
+}
+
+/* marks() 32 bytes a step. */
+__attribute__((target("avx2"))) static inline void
+marks32(const unsigned char *p, struct marks *m)
+{
+	__m256i v, w;
+	int i;
+
+	m->q = m->b = m->o = m->c = 0;
+	for (i = 0; i < 2; i++) {
+		v = _mm256_loadu_si256((const __m256i *)(const void *)
+		    (p + 32 * i));
+		w = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
+		m->q |= eq32(v, '"', 32 * i);
+		m->b |= eq32(v, '\\', 32 * i);
+		m->o |= eq32(w, '{', 32 * i);
+		m->c |= eq32(w, '}', 32 * i);
+	}
+}
+#endif
+
+__attribute__((always_inline)) static inline void
 marks(const unsigned char *p, struct marks *m, int simd)
 {
 	int i;
 
+#ifdef PASS_AVX2
+	if (simd >= PSKD_SIMD_AVX2) {
+		marks32(p, m);
+		return;
+	}
+#endif
 	m->q = m->b = m->o = m->c = 0;
 #if defined(__SSE2__)
 	if (simd >= PSKD_SIMD_SSE2) {
@@ -604,8 +727,8 @@ pass_bytes(const unsigned char *p, const unsigned char *end, int *in,
  * here, and a value's brackets outside its strings are balanced: so for
  * JSON this ends where the value does.
  */
-int
-pskd_jscan_pass(struct pskd_jscan *j)
+__attribute__((always_inline)) static inline int
+pass(struct pskd_jscan *j, int simd)
 {
 	const unsigned char *p, *end = j->end, *at;
 	struct marks m;
@@ -617,7 +740,7 @@ pskd_jscan_pass(struct pskd_jscan *j)
 	if (k != '{' && k != '[')
 		return pskd_jscan_skip(j);
 	for (p = j->p; end - p >= 64; ) {
-		marks(p, &m, j->simd);
+		marks(p, &m, simd);
 		if (m.b != 0) {
 			at = pass_bytes(p, p + 64, &in, &esc, &depth);
 			p += 64;
@@ -658,6 +781,26 @@ pskd_jscan_pass(struct pskd_jscan *j)
 		return 1;
 	}
 	return pskd_jscan_skip(j);	/* no close: its error, where */
+}
+
+#ifdef PASS_AVX2
+/* At the AVX2 level (which has POPCNT): its marks, and one instruction
+ * for each count, not libgcc's call. */
+__attribute__((target("avx2,popcnt"))) static int
+pass_avx2(struct pskd_jscan *j)
+{
+	return pass(j, PSKD_SIMD_AVX2);
+}
+#endif
+
+int
+pskd_jscan_pass(struct pskd_jscan *j)
+{
+#ifdef PASS_AVX2
+	if (j->simd >= PSKD_SIMD_AVX2)
+		return pass_avx2(j);
+#endif
+	return pass(j, j->simd < PSKD_SIMD_AVX2 ? j->simd : PSKD_SIMD_SSE2);
 }
 
 int

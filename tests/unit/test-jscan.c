@@ -102,12 +102,14 @@ int
 main(void)
 {
 	struct pskd_buf b = { 0 }, t = { 0 };
-	int levels[2] = { PSKD_SIMD_PORTABLE, PSKD_SIMD_SSE2 }, nl, l, ok;
+	int levels[3] = { PSKD_SIMD_PORTABLE, PSKD_SIMD_SSE2,
+	    PSKD_SIMD_AVX2 }, nl, l, ok;
 	int bad, cut, good;
 	size_t i, k, at;
 	char what[128];
 
-	nl = pskd_simd_cpu() >= PSKD_SIMD_SSE2 ? 2 : 1;
+	nl = pskd_simd_cpu() >= PSKD_SIMD_AVX2 ? 3 :
+	    pskd_simd_cpu() >= PSKD_SIMD_SSE2 ? 2 : 1;
 	for (l = 0; l < nl; l++) {
 		seed = 7;
 		bad = good = 0;
@@ -199,6 +201,65 @@ main(void)
 			}
 		check(bad == 0, "jscan: a string's UTF-8 is refused where "
 		    "pskd_utf8_check refuses it");
+	}
+	/*
+	 * A string's run of plain bytes, 16 a step with SSE2 and 8 without:
+	 * random mixes of ASCII, characters of two, three and four bytes,
+	 * bytes that begin or continue none, and controls, at every offset
+	 * of a step, cut at the end or not, anything after the close:
+	 * taken, and as far, exactly when the bytes before the first '"'
+	 * or control are UTF-8 by pskd_utf8_check (a control is an error).
+	 */
+	{
+		static const char *const bits[] = { "a", "Z", "~", " ",
+		    "\xc3\xa9", "\xc4\xa0", "\xdf\xbf", "\xe2\x96\x81",
+		    "\xe4\xb8\xad", "\xed\x9f\xbf", "\xf0\x9f\x98\x80",
+		    "\x80", "\xc1\xbf", "\xed\xa0\x80", "\xe2\x96", "\x01",
+		    "\xf5\x80\x80\x80", "\xe0\x9f\xbf", "\x1f" };
+		struct pskd_jscan j;
+		const unsigned char *sp, *q;
+		size_t sn, n, want_n;
+		int want, got, taken = 0;
+
+		for (l = 0; l < nl; l++) {
+			seed = 17;
+			bad = 0;
+			for (i = 0; i < 20000; i++) {
+				b.len = 0;
+				pskd_buf_addc(&b, '"');
+				n = rnd(40);
+				for (k = 0; k < n; k++) {
+					/* Mostly well-formed. */
+					at = rnd(8) ? rnd(11) : rnd(19);
+					pskd_buf_add(&b, bits[at],
+					    strlen(bits[at]));
+				}
+				/* After the close, anything. */
+				if (rnd(5)) {
+					pskd_buf_addc(&b, '"');
+					for (k = rnd(20); k > 0; k--) {
+						at = rnd(19);
+						pskd_buf_add(&b, bits[at],
+						    strlen(bits[at]));
+					}
+				}
+				for (q = b.p + 1; q < b.p + b.len &&
+				    *q != '"' && *q >= 0x20; q++)
+					;
+				want_n = (size_t)(q - b.p - 1);
+				want = q < b.p + b.len && *q == '"' &&
+				    pskd_utf8_check(b.p + 1, want_n) == want_n;
+				pskd_jscan_init(&j, b.p, b.len);
+				j.simd = levels[l];
+				got = pskd_jscan_str(&j, &sp, &sn, &t);
+				bad += got != want || (got && sn != want_n);
+				taken += got;
+			}
+			check(bad == 0 && taken > 4000, "%s: a string's run "
+			    "ends, and is refused, where pskd_utf8_check says "
+			    "(%d taken)", pskd_simd_name(levels[l]), taken);
+			taken = 0;
+		}
 	}
 	/*
 	 * pskd_json_blanks, eight bytes a step through spaces, ends where
