@@ -2,7 +2,7 @@
  * hf-compiled.c - a tokenizer.json compiled (pskd-tok --compile): the
  * vocab and merges as pskd-tok's loader leaves them in memory, so that a
  * later load copies tables instead of reading 10-30 MB of JSON (Llama 3's
- * start: 45 ms, Gemma 3's: 155, on this project's machine).  The rest of
+ * start: 42 ms, Gemma 3's: 110, on this project's machine).  The rest of
  * the file (normalizer, pre-tokenizer, added tokens, decoder,
  * post-processor, the model's options) rides along as JSON, the vocab's
  * value replaced by {} and the merges' by [], and is read as before: one

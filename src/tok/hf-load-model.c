@@ -13,8 +13,33 @@
 #include "hf-load.h"
 /* ---- the model --------------------------------------------------------- */
 
-/* Model options; vocab and merges only found (passed over by their
-   brackets: ld_vocab and ld_merges check them), read later. */
+/*
+ * The vocab or merges read where the walk is (read: ld_vocab or
+ * ld_merges), which walk from there on their own; the walk then goes on
+ * past them in the model.  Their tables' room is sized by what is left
+ * of the file, which they cannot be longer than.
+ */
+static void
+in_place(struct ld *l, struct pskd_hf *hf,
+    void (*read)(struct ld *, struct pskd_hf *), size_t *len)
+{
+	struct pskd_jscan outer = l->j;
+	const unsigned char *at = l->j.p;
+
+	*len = (size_t)(l->j.end - at);
+	read(l, hf);
+	*len = (size_t)(l->j.p - at);
+	outer.p = l->j.p;
+	l->j = outer;
+}
+
+/*
+ * Model options; the vocab and merges read in place when what they need
+ * came before them (hf-load.h's direct), else only found (passed over by
+ * their brackets: ld_vocab and ld_merges check them) and read later.
+ * HF writes the model's options first and the model after the
+ * pre-tokenizer.
+ */
 void
 ld_model(struct ld *l, struct pskd_hf *hf, char **unk)
 {
@@ -29,14 +54,30 @@ ld_model(struct ld *l, struct pskd_hf *hf, char **unk)
 			if (strcmp(type, "BPE") != 0)
 				ld_unsupported(l, "the model", type);
 		} else if (ld_key_is(l, "vocab")) {
+			if (l->vocab != NULL)
+				ld_die(l, "the vocab given twice");
 			pskd_jscan_peek(&l->j);
 			l->vocab = l->j.p;
+			if (l->direct && l->pre_seen && l->prefix_seen &&
+			    l->suffix_seen && l->j.err == NULL) {
+				ld_settle(l, hf);
+				in_place(l, hf, ld_vocab, &l->vocablen);
+				l->vocab_read = 1;
+				continue;
+			}
 			if (!pskd_jscan_pass(&l->j))
 				break;
 			l->vocablen = (size_t)(l->j.p - l->vocab);
 		} else if (ld_key_is(l, "merges")) {
+			if (l->merges != NULL)
+				ld_die(l, "the merges given twice");
 			pskd_jscan_peek(&l->j);
 			l->merges = l->j.p;
+			if (l->vocab_read && l->j.err == NULL) {
+				in_place(l, hf, ld_merges, &l->mergeslen);
+				l->merges_read = 1;
+				continue;
+			}
 			if (!pskd_jscan_pass(&l->j))
 				break;
 			l->mergeslen = (size_t)(l->j.p - l->merges);
@@ -47,9 +88,16 @@ ld_model(struct ld *l, struct pskd_hf *hf, char **unk)
 			if (!pskd_jscan_null(&l->j))
 				*unk = ld_string(l, NULL);
 		} else if (ld_key_is(l, "continuing_subword_prefix")) {
+			if (l->prefix_seen)
+				ld_die(l, "continuing_subword_prefix given "
+				    "twice");
+			l->prefix_seen = 1;
 			if (!pskd_jscan_null(&l->j))
 				hf->prefix = ld_string(l, &hf->prefixlen);
 		} else if (ld_key_is(l, "end_of_word_suffix")) {
+			if (l->suffix_seen)
+				ld_die(l, "end_of_word_suffix given twice");
+			l->suffix_seen = 1;
 			if (!pskd_jscan_null(&l->j))
 				hf->suffix = ld_string(l, &hf->suffixlen);
 		} else if (ld_key_is(l, "fuse_unk")) {

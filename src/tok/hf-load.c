@@ -159,6 +159,25 @@ affix(const struct pskd_hf *hf, char **s, size_t *n)
 	*n = b.len;
 }
 
+void
+ld_settle(struct ld *l, struct pskd_hf *hf)
+{
+	size_t i;
+
+	if (l->settled)
+		return;
+	l->settled = 1;
+	for (i = 0; i < hf->npre; i++)
+		if (hf->pre[i].type == HF_P_BYTELEVEL)
+			hf->bytelevel = 1;
+	if (hf->bytelevel && (hf->prefixlen > 0 || hf->suffixlen > 0))
+		ld_die(l, "a ByteLevel pre-tokenizer with a "
+		    "continuing_subword_prefix or end_of_word_suffix is not "
+		    "supported");
+	affix(hf, &hf->prefix, &hf->prefixlen);
+	affix(hf, &hf->suffix, &hf->suffixlen);
+}
+
 /* 1 when two added tokens have the same text (a table of their hashes:
    Gemma 3 has 6415 of them). */
 static int
@@ -312,6 +331,7 @@ ld_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 		pskd_buf_free(&l.key);
 		return -1;
 	}
+	l.direct = t == NULL;
 	pskd_jscan_init(&l.j, p, n);
 	if (!pskd_jscan_object(&l.j))
 		ld_die(&l, "not a tokenizer.json: expected an object");
@@ -322,9 +342,12 @@ ld_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 			ld_added_tokens(&l, hf);
 		else if (ld_key_is(&l, "normalizer"))
 			ld_normalizer(&l, hf);
-		else if (ld_key_is(&l, "pre_tokenizer"))
+		else if (ld_key_is(&l, "pre_tokenizer")) {
+			if (l.pre_seen)
+				ld_die(&l, "the pre_tokenizer given twice");
 			ld_pretokenizer(&l, hf);
-		else if (ld_key_is(&l, "post_processor"))
+			l.pre_seen = 1;
+		} else if (ld_key_is(&l, "post_processor"))
 			ld_post_processor(&l, hf);
 		else if (ld_key_is(&l, "decoder"))
 			ld_decoder(&l, hf);
@@ -341,15 +364,7 @@ ld_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 	ld_check(&l);
 	if (!l.model_seen)
 		ld_die(&l, "not a tokenizer.json: no model");
-	for (i = 0; i < hf->npre; i++)
-		if (hf->pre[i].type == HF_P_BYTELEVEL)
-			hf->bytelevel = 1;
-	if (hf->bytelevel && (hf->prefixlen > 0 || hf->suffixlen > 0))
-		ld_die(&l, "a ByteLevel pre-tokenizer with a "
-		    "continuing_subword_prefix or end_of_word_suffix is not "
-		    "supported");
-	affix(hf, &hf->prefix, &hf->prefixlen);
-	affix(hf, &hf->suffix, &hf->suffixlen);
+	ld_settle(&l, hf);
 	hf->vocabat = (size_t)(l.vocab - p);
 	hf->vocablen = l.vocablen;
 	hf->mergesat = (size_t)(l.merges - p);
@@ -357,8 +372,10 @@ ld_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 	if (t != NULL)
 		install(&l, hf, t);
 	else {
-		ld_vocab(&l, hf);
-		ld_merges(&l, hf);
+		if (!l.vocab_read)
+			ld_vocab(&l, hf);
+		if (!l.merges_read)
+			ld_merges(&l, hf);
 	}
 	hf->unk = PSKD_RANK_NONE;
 	if (l.unk != NULL && (hf->unk = pskd_ranks_find(&hf->vocab, l.unk,

@@ -23,6 +23,15 @@ struct ld {
 	const unsigned char *vocab, *merges;	/* where they start */
 	size_t		 vocablen, mergeslen;	/* and their extent */
 	int		 model_seen;
+	/*
+	 * The vocab and merges are read where the walk meets them when
+	 * what their reading needs came before (direct: a tokenizer.json,
+	 * not a compiled one's tables; pre_seen, the pre-tokenizer; the
+	 * model's affixes, each set or not): one walk, not a pass by the
+	 * brackets first.  Else later, as the file allows.
+	 */
+	int		 direct, pre_seen, prefix_seen, suffix_seen;
+	int		 settled, vocab_read, merges_read;
 	const unsigned char *start;		/* of the file */
 	jmp_buf		 fail;			/* ld_die() returns here */
 	char		*err;			/* with "LINE: message" */
@@ -52,6 +61,10 @@ int64_t	ld_integer(struct ld *l, int64_t min, int64_t max);
 int	ld_key_is(const struct ld *l, const char *name);
 /* The "type" member, which files put first. */
 char	*ld_type_of(struct ld *l);
+
+/* What the vocab and merges are read by, from what came before them
+ * (the ByteLevel flag, the affixes as stored): once. */
+void	ld_settle(struct ld *l, struct pskd_hf *hf);
 
 /* The parts of the file, each read where the walk finds it. */
 void	ld_normalizer(struct ld *l, struct pskd_hf *hf);
