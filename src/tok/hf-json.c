@@ -342,9 +342,9 @@ plain(const unsigned char *p, const unsigned char *end, int simd)
 }
 
 const unsigned char *
-pskd_jscan_plain(const unsigned char *p, const unsigned char *end)
+pskd_jscan_plain(const unsigned char *p, const unsigned char *end, int simd)
 {
-	return plain(p, end, pskd_simd());
+	return plain(p, end, simd);
 }
 
 int

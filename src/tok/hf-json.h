@@ -76,10 +76,11 @@ int	pskd_jscan_str(struct pskd_jscan *j, const unsigned char **s,
 /*
  * The end of the bytes from p that a string may hold as they are (no
  * quote, backslash or control character), their UTF-8 checked; NULL at
- * one ill-formed: for a reader that takes a string its own way.
+ * one ill-formed: for a reader that takes a string its own way, at SIMD
+ * level simd (a walk's j->simd).
  */
 const unsigned char *pskd_jscan_plain(const unsigned char *p,
-	    const unsigned char *end);
+	    const unsigned char *end, int simd);
 /* A whole number in [min, max]: 1, or 0 (not one, or out of range). */
 int	pskd_jscan_int(struct pskd_jscan *j, int64_t min, int64_t max,
 	    int64_t *v);

@@ -196,13 +196,14 @@ scan_bytes(const unsigned char *p, const unsigned char *end, int sp,
  */
 static const unsigned char *
 scan_text(const unsigned char *p, const unsigned char *end, int sp,
-    unsigned char *out, size_t max, size_t *n)
+    unsigned char *out, size_t max, size_t *n, int simd)
 {
 	const unsigned char *q, *s;
 
 	if ((size_t)(end - p) > max)
 		end = p + max;
-	if ((q = pskd_jscan_plain(p, end)) == NULL || q == end || *q != '"')
+	if ((q = pskd_jscan_plain(p, end, simd)) == NULL || q == end ||
+	    *q != '"')
 		return NULL;
 	if (sp && (s = memchr(p, ' ', (size_t)(q - p))) != NULL)
 		q = s;
@@ -211,14 +212,15 @@ scan_text(const unsigned char *p, const unsigned char *end, int sp,
 	return q;
 }
 
-/* A token's name read straight into out: scan_bytes or scan_text. */
+/* A token's name read straight into out: scan_bytes or scan_text (at
+   the walk's SIMD level). */
 static const unsigned char *
-scan_name(const struct pskd_hf *hf, const unsigned char *p,
-    const unsigned char *end, int sp, unsigned char *out, size_t max,
-    size_t *n)
+scan_name(const struct ld *l, const struct pskd_hf *hf,
+    const unsigned char *p, const unsigned char *end, int sp,
+    unsigned char *out, size_t max, size_t *n)
 {
 	return hf->bytelevel ? scan_bytes(p, end, sp, out, max, n) :
-	    scan_text(p, end, sp, out, max, n);
+	    scan_text(p, end, sp, out, max, n, l->j.simd);
 }
 
 /* A token's text as the vocabulary keeps it (undone if byte-level). */
@@ -261,7 +263,7 @@ ld_vocab(struct ld *l, struct pskd_hf *hf)
 		 * the usual name (no escape) straight from the text, else
 		 * read and copied there.
 		 */
-		if (l->j.p < l->j.end && *l->j.p == '"' && (e = scan_name(hf,
+		if (l->j.p < l->j.end && *l->j.p == '"' && (e = scan_name(l, hf,
 		    l->j.p + 1, l->j.end, 0, bytes.p + bytes.len, bytes.cap -
 		    bytes.len, &tl)) != NULL) {
 			l->j.p = e + 1;
@@ -479,9 +481,9 @@ queue_fast(struct ld *l, const struct pskd_hf *hf, struct pend *q,
 	size_t la, lb;
 
 	pskd_buf_reserve(arena, FAST_MAX);
-	if ((e = scan_name(hf, p, l->j.end, 1, arena->p + arena->len,
+	if ((e = scan_name(l, hf, p, l->j.end, 1, arena->p + arena->len,
 	    FAST_MAX, &la)) == NULL || *e != ' ' || la == 0 ||
-	    (e = scan_name(hf, e + 1, l->j.end, 1, arena->p + arena->len + la,
+	    (e = scan_name(l, hf, e + 1, l->j.end, 1, arena->p + arena->len + la,
 	    FAST_MAX - la, &lb)) == NULL || *e != '"' || lb == 0)
 		return 0;
 	return queued_joined(l, q, arena, la, lb, e + 1);
@@ -497,14 +499,14 @@ queue_pair_fast(struct ld *l, const struct pskd_hf *hf, struct pend *q,
 
 	pskd_buf_reserve(arena, FAST_MAX);
 	p = pskd_json_blanks(l->j.p + 1, end);
-	if (p == end || *p != '"' || (p = scan_name(hf, p + 1, end, 0,
+	if (p == end || *p != '"' || (p = scan_name(l, hf, p + 1, end, 0,
 	    arena->p + arena->len, FAST_MAX, &la)) == NULL || la == 0)
 		return 0;
 	p = pskd_json_blanks(p + 1, end);
 	if (p == end || *p != ',')
 		return 0;
 	p = pskd_json_blanks(p + 1, end);
-	if (p == end || *p != '"' || (p = scan_name(hf, p + 1, end, 0,
+	if (p == end || *p != '"' || (p = scan_name(l, hf, p + 1, end, 0,
 	    arena->p + arena->len + la, FAST_MAX - la, &lb)) == NULL ||
 	    lb == 0)
 		return 0;
