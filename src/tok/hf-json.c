@@ -457,7 +457,7 @@ number_end(const unsigned char *p, const unsigned char *end)
 int
 pskd_jscan_int(struct pskd_jscan *j, int64_t min, int64_t max, int64_t *v)
 {
-	const unsigned char *p, *e;
+	const unsigned char *p, *e, *lim;
 	uint64_t u = 0;
 	int neg;
 
@@ -469,9 +469,12 @@ pskd_jscan_int(struct pskd_jscan *j, int64_t min, int64_t max, int64_t *v)
 	 */
 	p = j->p;
 	if (*p >= '0' && *p <= '9') {
-		for (e = p; e < j->end && e - p < 18 && *e >= '0' &&
-		    *e <= '9' && (e == p || *p != '0'); e++)
-			u = u * 10 + (uint64_t)(*e - '0');
+		lim = j->end - p > 18 ? p + 18 : j->end;
+		if (*p == '0')
+			e = p + 1;	/* JSON's 0 has no digit after it */
+		else
+			for (e = p; e < lim && (unsigned)(*e - '0') < 10; e++)
+				u = u * 10 + (uint64_t)(*e - '0');
 		if (e == j->end || (*e != '.' && *e != 'e' && *e != 'E' &&
 		    (*e < '0' || *e > '9'))) {
 			if ((int64_t)u < min || (int64_t)u > max)

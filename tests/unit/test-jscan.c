@@ -262,6 +262,55 @@ main(void)
 		}
 	}
 	/*
+	 * pskd_jscan_int, its short way (digits only) and the general one
+	 * (a sign, 19 digits, a fraction or exponent): values, where it
+	 * stops, and what it refuses, by hand.
+	 */
+	{
+		static const struct {
+			const char *text;
+			int64_t max, want;
+			int ok, at;
+		} nums[] = {
+			{ "0,", 1000, 0, 1, 1 },
+			{ "7,", 1000, 7, 1, 1 },
+			{ "262143,", 1 << 20, 262143, 1, 6 },
+			{ "0123,", 1000, 0, 1, 1 },	/* the walk refuses 1 */
+			{ "00", 1000, 0, 1, 1 },
+			{ "-5,", 1000, -5, 1, 2 },
+			{ "5", 1000, 5, 1, 1 },		/* at the end */
+			{ "1.5,", 1000, 0, 0, 0 },
+			{ "1e3,", 1000, 0, 0, 0 },
+			{ "12E1,", 1000, 0, 0, 0 },
+			{ "101,", 100, 0, 0, 0 },
+			{ "123456789012345678,", INT64_MAX,
+			    123456789012345678LL, 1, 18 },
+			{ "1234567890123456789]", INT64_MAX,
+			    1234567890123456789LL, 1, 19 },
+			{ "9223372036854775808,", INT64_MAX, 0, 0, 0 },
+			{ "-,", 1000, 0, 0, 0 },
+		};
+		struct pskd_jscan j;
+		int64_t v;
+		int got;
+
+		bad = 0;
+		for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+			pskd_jscan_init(&j, (const unsigned char *)nums[i].text,
+			    strlen(nums[i].text));
+			v = 0;
+			got = pskd_jscan_int(&j, -1000, nums[i].max, &v);
+			if (got != nums[i].ok || (got && (v != nums[i].want ||
+			    j.p - j.start != nums[i].at))) {
+				fprintf(stderr, "# %s: %d %lld\n", nums[i].text,
+				    got, (long long)v);
+				bad++;
+			}
+		}
+		check(bad == 0, "jscan: whole numbers read, stopped at and "
+		    "refused by hand");
+	}
+	/*
 	 * pskd_json_blanks, eight bytes a step through spaces, ends where
 	 * a byte loop does: random runs of the four blanks (mostly spaces,
 	 * as indents are) before a byte that is none or before the end, at
