@@ -433,7 +433,8 @@ word(struct pskd_hf_words *w, const unsigned char *s, size_t n, uint64_t h,
 	k = symbols(w, s, n);
 	k = merge_all(&hf->merges, w->ids, k, &w->s);
 	pskd_ids_reserve(out, k);
-	memcpy(out->v + out->n, w->ids, k * sizeof(uint32_t));
+	if (k > 0)	/* none: out->v may be NULL yet */
+		memcpy(out->v + out->n, w->ids, k * sizeof(uint32_t));
 	out->n += k;
 	if (c != NULL && n + k * sizeof(uint32_t) <= WCACHE_REC) {
 		c->h = h;

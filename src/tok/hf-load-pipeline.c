@@ -414,6 +414,8 @@ struct tmpl {
 static void
 push_ids(uint32_t **v, size_t *n, const uint32_t *ids, size_t k)
 {
+	if (k == 0)
+		return;		/* ids may be NULL */
 	*v = pskd_xreallocarray(*v, *n + k, sizeof(**v));
 	memcpy(*v + *n, ids, k * sizeof(**v));
 	*n += k;
