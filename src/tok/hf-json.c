@@ -221,27 +221,6 @@ unicode_escape(struct pskd_jscan *j, struct pskd_buf *out)
 	return 1;
 }
 
-/*
- * The length of the UTF-8 character at p, a byte that is not ASCII; 0 if
- * it is ill-formed.  Two bytes (ByteLevel's alphabet, most of Europe's)
- * and three (U+2581, Asia's; no overlong form after E0, no surrogate
- * after ED) inline.
- */
-__attribute__((always_inline)) static inline size_t
-wide_char(const unsigned char *p, const unsigned char *end)
-{
-	uint32_t cp;
-
-	if (*p >= 0xc2 && *p <= 0xdf && end - p >= 2 &&
-	    (p[1] & 0xc0) == 0x80)
-		return 2;
-	if ((*p & 0xf0) == 0xe0 && end - p >= 3 &&
-	    (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80 &&
-	    (*p != 0xe0 || p[1] >= 0xa0) && (*p != 0xed || p[1] < 0xa0))
-		return 3;
-	return pskd_utf8_decode(p, (size_t)(end - p), &cp);
-}
-
 #if defined(__SSE2__)
 /*
  * Sixteen bytes a step: the first '"', '\\' or control among them ends
@@ -259,6 +238,7 @@ plain16(const unsigned char *p, const unsigned char *end, int *done)
 	const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
 	const __m128i ctl = _mm_set1_epi8(0x1f);
 	unsigned stop, wide, lim, i, k, next;
+	uint32_t cp;
 	__m128i v;
 
 	*done = 0;
@@ -272,7 +252,8 @@ plain16(const unsigned char *p, const unsigned char *end, int *done)
 		next = lim;
 		while (wide != 0) {
 			i = (unsigned)__builtin_ctz(wide);
-			if ((k = (unsigned)wide_char(p + i, end)) == 0)
+			if ((k = (unsigned)pskd_utf8_decode(p + i,
+			    (size_t)(end - p - i), &cp)) == 0)
 				return NULL;
 			/* A stop is ASCII, so no character runs past it. */
 			if (i + k >= lim) {
@@ -297,6 +278,7 @@ plain16(const unsigned char *p, const unsigned char *end, int *done)
 static const unsigned char *
 plain(const unsigned char *p, const unsigned char *end, int simd)
 {
+	uint32_t cp;
 	size_t k;
 
 #if defined(__SSE2__)
@@ -334,7 +316,7 @@ plain(const unsigned char *p, const unsigned char *end, int simd)
 			p++;
 			continue;
 		}
-		if ((k = wide_char(p, end)) == 0)
+		if ((k = pskd_utf8_decode(p, (size_t)(end - p), &cp)) == 0)
 			return NULL;
 		p += k;
 	}

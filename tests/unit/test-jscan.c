@@ -168,9 +168,8 @@ main(void)
 		    "with skip's error (%d)", pskd_simd_name(levels[l]), cut);
 	}
 	/*
-	 * A string's UTF-8 at the edges of the forms plain() takes inline
-	 * (two and three bytes): each is taken or refused as
-	 * pskd_utf8_check takes or refuses it.
+	 * A string's UTF-8 at the edges of the two- and three-byte forms:
+	 * each is taken or refused as pskd_utf8_check takes or refuses it.
 	 */
 	{
 		static const char *const seq[] = { "\xc2\x80", "\xc1\xbf",
