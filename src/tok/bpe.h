@@ -38,7 +38,8 @@ struct pskd_bpe {
 	 * msplit[mwidth i ..] holds up to mwidth of the merges that make it,
 	 * each as the left part's length << 28 | the merge's rank (0: no
 	 * more; PSKD_MSPLIT_MORE first: more, see mstart; msplit NULL: not
-	 * every merge's token is its parts joined); pairmerge the rank of
+	 * every merge's token is its parts joined, or tiktoken's rule holds
+	 * and the merges are found through mstart); pairmerge the rank of
 	 * the merge of two single bytes.
 	 */
 	uint32_t	*msplit, *pairmerge;
