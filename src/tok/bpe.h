@@ -54,12 +54,13 @@ struct pskd_bpe {
 	/*
 	 * tiktoken's loop in place of HF's where it gives the same ids
 	 * (bpe.c's tk_rule): by token, tklow the length of the left part
-	 * of the lowest merge that makes it (0: none), tksplit bit l - 1
+	 * of the lowest merge that makes it (0: none; no tklow if one is
+	 * longer than 255 bytes: one byte a token), tksplit bit l - 1
 	 * set when one of l bytes does (l <= 32); tklow NULL where the ids
 	 * do not rank the tokens as their lowest merges do, tksplit NULL
 	 * where the merges are not listed in the order of their tokens' ids.
 	 */
-	uint16_t	*tklow;
+	uint8_t		*tklow;
 	uint32_t	*tksplit;
 	uint32_t	*d;		/* more scratch */
 	struct pskd_bpe_cache *cache;	/* pieces seen before */
