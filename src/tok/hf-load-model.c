@@ -305,10 +305,17 @@ struct pend {
 	uint32_t	 k1[3];
 };
 
-/* The merges as read: left, right, result; rank the index. */
+/*
+ * The merges as read, rank the index: for a vocabulary of characters
+ * left, right and result in v, three a merge; for a byte-level one the
+ * left part in left and the result in tok (the right part is only
+ * checked), and sorted while the results come in the order of their
+ * ids, as Llama 3's and Qwen 3's files list them.
+ */
 struct mlist {
-	uint32_t	*v;
+	uint32_t	*v, *left, *tok;
 	size_t		 n, cap;
+	int		 sorted;
 };
 
 /* Look up a batch of merges (their slots prefetched) and list them. */
@@ -329,10 +336,16 @@ resolve(struct ld *l, struct pskd_hf *hf, struct pend *q, size_t nq,
 				    "not in the vocab" : "a merge whose result "
 				    "is not in the vocab");
 		}
-		if (ml->n + 3 > ml->cap) {
-			ml->cap = ml->cap ? ml->cap * 2 : 3 * 4096;
-			ml->v = pskd_xreallocarray(ml->v, ml->cap,
-			    sizeof(*ml->v));
+		if (ml->n == ml->cap) {
+			ml->cap = ml->cap ? ml->cap * 2 : 4096;
+			if (hf->bytelevel) {
+				ml->left = pskd_xreallocarray(ml->left,
+				    ml->cap, sizeof(*ml->left));
+				ml->tok = pskd_xreallocarray(ml->tok,
+				    ml->cap, sizeof(*ml->tok));
+			} else
+				ml->v = pskd_xreallocarray(ml->v, ml->cap,
+				    3 * sizeof(*ml->v));
 		}
 		/*
 		 * Its token is not a and b together (a prefix stripped, or
@@ -344,21 +357,30 @@ resolve(struct ld *l, struct pskd_hf *hf, struct pend *q, size_t nq,
 		    q[i].off[2] + q[i].len[0], arena->p + q[i].off[1],
 		    q[i].len[1]) != 0))
 			hf->apart = 1;
-		memcpy(ml->v + ml->n, id, sizeof(id));
-		ml->n += 3;
+		if (hf->bytelevel) {
+			if (ml->n > 0 && id[2] < ml->tok[ml->n - 1])
+				ml->sorted = 0;
+			ml->left[ml->n] = id[0];
+			ml->tok[ml->n++] = id[2];
+		} else
+			memcpy(ml->v + 3 * ml->n++, id, sizeof(id));
 	}
 }
 
 /*
  * The merges into their tables: a table by pair for a vocabulary of
  * characters (a pair given twice keeps its later rank, as HF's map does);
- * for a byte-level one, the merges by the token each makes (a counting
- * sort), a pair given twice again with its later rank.
+ * for a byte-level one, the merges by the token each makes, a pair given
+ * twice again with its later rank and its earlier entry left unused
+ * (NONE: never matched).  Listed in the order of their tokens, the
+ * merges are in that order already: the left parts as read are mleft,
+ * and only the ranks and where each token's merges start are written;
+ * else a counting sort.
  */
 static void
-tables(struct pskd_hf *hf, const struct mlist *ml)
+tables(struct pskd_hf *hf, struct mlist *ml)
 {
-	uint32_t *v = ml->v, n = (uint32_t)(ml->n / 3), i, c, k, *fill;
+	uint32_t *v = ml->v, n = (uint32_t)ml->n, i, c, k, *fill;
 
 	if (!hf->bytelevel) {
 		/* Each slot fetched 16 merges ahead of its insert. */
@@ -373,27 +395,42 @@ tables(struct pskd_hf *hf, const struct mlist *ml)
 		return;
 	}
 	hf->mstart = pskd_xcalloc((size_t)hf->vocab.n + 1, sizeof(uint32_t));
-	hf->mleft = pskd_xreallocarray(NULL, n ? n : 1, sizeof(uint32_t));
 	hf->mrank = pskd_xreallocarray(NULL, n ? n : 1, sizeof(uint32_t));
 	for (i = 0; i < n; i++)
-		hf->mstart[v[3 * i + 2] + 1]++;
+		hf->mstart[ml->tok[i] + 1]++;
 	for (c = 0; c < hf->vocab.n; c++)
 		hf->mstart[c + 1] += hf->mstart[c];
+	if (ml->sorted) {
+		hf->mleft = ml->left;
+		ml->left = NULL;
+		for (i = 0; i < n; i++) {
+			c = ml->tok[i];
+			hf->mrank[i] = i;
+			for (k = hf->mstart[c]; k < i; k++)
+				if (hf->mleft[k] == hf->mleft[i])
+					break;
+			if (k < i) {
+				hf->mrank[k] = i;	/* the same pair again */
+				hf->mleft[i] = PSKD_RANK_NONE;
+			}
+		}
+		return;
+	}
+	hf->mleft = pskd_xreallocarray(NULL, n ? n : 1, sizeof(uint32_t));
 	fill = pskd_xreallocarray(NULL, hf->vocab.n + 1, sizeof(uint32_t));
 	memcpy(fill, hf->mstart, (hf->vocab.n + 1) * sizeof(uint32_t));
 	for (i = 0; i < n; i++) {
-		c = v[3 * i + 2];
+		c = ml->tok[i];
 		for (k = hf->mstart[c]; k < fill[c]; k++)
-			if (hf->mleft[k] == v[3 * i])
+			if (hf->mleft[k] == ml->left[i])
 				break;
 		if (k < fill[c]) {
 			hf->mrank[k] = i;	/* the same pair again */
 			continue;
 		}
-		hf->mleft[fill[c]] = v[3 * i];
+		hf->mleft[fill[c]] = ml->left[i];
 		hf->mrank[fill[c]++] = i;
 	}
-	/* A pair given twice leaves an unused entry: never matched. */
 	for (c = 0; c < hf->vocab.n; c++)
 		for (k = fill[c]; k < hf->mstart[c + 1]; k++)
 			hf->mleft[k] = PSKD_RANK_NONE;
@@ -522,7 +559,7 @@ void
 ld_merges(struct ld *l, struct pskd_hf *hf)
 {
 	struct pskd_buf a = { 0 }, tok = { 0 }, joined = { 0 }, arena = { 0 };
-	struct mlist ml = { NULL, 0, 0 };
+	struct mlist ml = { NULL, NULL, NULL, 0, 0, 1 };
 	struct pend q[BATCH];
 	const unsigned char *sp, *ms;
 	size_t la, strip, nq = 0, mn;
@@ -532,8 +569,12 @@ ld_merges(struct ld *l, struct pskd_hf *hf)
 	if (!pskd_jscan_array(&l->j))
 		ld_die(l, "expected the merges, a list");
 	/* At most one merge a 6 bytes ("a b",): room, touched as used. */
-	ml.cap = 3 * (l->mergeslen / 6 + 1);
-	ml.v = pskd_xreallocarray(NULL, ml.cap, sizeof(*ml.v));
+	ml.cap = l->mergeslen / 6 + 1;
+	if (hf->bytelevel) {
+		ml.left = pskd_xreallocarray(NULL, ml.cap, sizeof(*ml.left));
+		ml.tok = pskd_xreallocarray(NULL, ml.cap, sizeof(*ml.tok));
+	} else
+		ml.v = pskd_xreallocarray(NULL, ml.cap, 3 * sizeof(*ml.v));
 	fast = hf->prefixlen == 0;
 	while (pskd_jscan_next(&l->j)) {
 		if (pskd_jscan_peek(&l->j) == PSKD_J_STRING) {
@@ -597,6 +638,8 @@ queued:
 	resolve(l, hf, q, nq, &arena, &ml);
 	tables(hf, &ml);
 	free(ml.v);
+	free(ml.left);
+	free(ml.tok);
 	pskd_buf_free(&a);
 	pskd_buf_free(&tok);
 	pskd_buf_free(&joined);
