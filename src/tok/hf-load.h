@@ -32,6 +32,7 @@ struct ld {
 	 */
 	int		 direct, pre_seen, prefix_seen, suffix_seen;
 	int		 settled, vocab_read, merges_read;
+	const int16_t	*back;		/* pskd_hf_char_bytes(), for names */
 	const unsigned char *start;		/* of the file */
 	jmp_buf		 fail;			/* ld_die() returns here */
 	char		*err;			/* with "LINE: message" */
