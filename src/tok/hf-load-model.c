@@ -640,7 +640,9 @@ queued:
 		keys(hf, &q[la], &arena);
 	resolve(l, hf, q, nq, &arena, &ml);
 	tables(hf, &ml);
-	free(ml.v);
+	l->mlist = ml.v;	/* for ld_cuts, which frees it */
+	l->nmlist = ml.n;
+	ml.v = NULL;
 	free(ml.left);
 	free(ml.tok);
 	pskd_buf_free(&a);

@@ -329,6 +329,7 @@ ld_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 	if (setjmp(l.fail) != 0) {
 		pskd_buf_free(&l.s);
 		pskd_buf_free(&l.key);
+		free(l.mlist);
 		return -1;
 	}
 	l.direct = t == NULL;
@@ -414,9 +415,10 @@ ld_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 	hf->metaid = pskd_ranks_find(&hf->vocab,
 	    (const unsigned char *)PSKD_HF_BAR, PSKD_HF_BARLEN);
 	if (t == NULL)
-		ld_cuts(hf);
+		ld_cuts(hf, l.mlist, l.nmlist);
 	else
 		hf->cut = t->cut;
+	free(l.mlist);
 	pskd_buf_free(&l.s);
 	pskd_buf_free(&l.key);
 	return 0;

@@ -33,6 +33,10 @@ struct ld {
 	int		 direct, pre_seen, prefix_seen, suffix_seen;
 	int		 settled, vocab_read, merges_read;
 	const int16_t	*back;		/* pskd_hf_char_bytes(), for names */
+	/* A vocabulary of characters' merges as read (left, right, token;
+	   hf-load-model.c's mlist), kept for ld_cuts. */
+	uint32_t	*mlist;
+	size_t		 nmlist;
 	const unsigned char *start;		/* of the file */
 	jmp_buf		 fail;			/* ld_die() returns here */
 	char		*err;			/* with "LINE: message" */
@@ -79,8 +83,9 @@ void	ld_model(struct ld *l, struct pskd_hf *hf, char **unk);
 void	ld_vocab(struct ld *l, struct pskd_hf *hf);
 void	ld_merges(struct ld *l, struct pskd_hf *hf);
 /* Where words may be cut (hf-cuts.c): once the vocab, merges, unk and
-   <0xNN> tokens, charid and metaid are known. */
-void	ld_cuts(struct pskd_hf *hf);
+   <0xNN> tokens, charid and metaid are known; the n merges as l->mlist
+   holds them. */
+void	ld_cuts(struct pskd_hf *hf, const uint32_t *mlist, size_t n);
 /*
  * The tables of a compiled tokenizer (hf-compiled.c), checked, read in
  * place of the file's vocab and merges and of what hf-cuts.c works out
