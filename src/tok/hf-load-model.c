@@ -305,6 +305,7 @@ struct pend {
 	size_t		 off[3], len[3];	/* a, b, a and b joined */
 	uint64_t	 k0[3], h[3];
 	uint32_t	 k1[3];
+	uint32_t	 tok;		/* the joined token, if guessed */
 };
 
 /*
@@ -330,6 +331,10 @@ resolve(struct ld *l, struct pskd_hf *hf, struct pend *q, size_t nq,
 
 	for (i = 0; i < nq; i++) {
 		for (k = 0; k < 3; k++) {
+			if (k == 2 && q[i].tok != PSKD_RANK_NONE) {
+				id[k] = q[i].tok;
+				break;
+			}
 			id[k] = pskd_ranks_find_keyed(&hf->vocab,
 			    arena->p + q[i].off[k], q[i].len[k], q[i].k0[k],
 			    q[i].k1[k], q[i].h[k]);
@@ -450,13 +455,35 @@ queue(struct pskd_hf *hf, struct pend *q, int k, const unsigned char *s,
 	pskd_buf_add(arena, tok->p, tok->len);
 }
 
-/* The keys of a queued merge's tokens; their slots prefetched. */
+/*
+ * The keys of a queued merge's tokens; their slots prefetched.  Files
+ * that list the merges in the order of their tokens (Llama 3, Qwen 3)
+ * make the token of the last merge again or the next id: *expect, the
+ * last one known, and the id after it are tried first by their bytes
+ * (held in id order: no miss), and only when neither is the joined
+ * bytes is the token looked up (NONE: none known since such a lookup).
+ * Llama 3: 280,083 of 280,147 merges; Qwen 3: 151,323 of 151,387.
+ */
 static void
-keys(struct pskd_hf *hf, struct pend *q, const struct pskd_buf *arena)
+keys(struct pskd_hf *hf, struct pend *q, const struct pskd_buf *arena,
+    uint32_t *expect)
 {
-	int k;
+	const struct pskd_ranks *r = &hf->vocab;
+	uint32_t g;
+	int k, n = 3;
 
-	for (k = 0; k < 3; k++) {
+	q->tok = PSKD_RANK_NONE;
+	if ((g = *expect) != PSKD_RANK_NONE && hf->bytelevel) {
+		for (; g <= *expect + 1 && g < r->n; g++)
+			if (r->len[g] == q->len[2] && memcmp(r->bytes +
+			    r->off[g], arena->p + q->off[2], q->len[2]) == 0) {
+				q->tok = g;
+				n = 2;
+				break;
+			}
+	}
+	*expect = q->tok;
+	for (k = 0; k < n; k++) {
 		q->h[k] = pskd_ranks_keyof(arena->p + q->off[k], q->len[k],
 		    &q->k0[k], &q->k1[k]);
 		__builtin_prefetch(&hf->vocab.slot[q->h[k] & hf->vocab.mask]);
@@ -565,6 +592,7 @@ ld_merges(struct ld *l, struct pskd_hf *hf)
 	struct pend q[BATCH];
 	const unsigned char *sp, *ms;
 	size_t la, strip, nq = 0, mn;
+	uint32_t expect = PSKD_RANK_NONE;
 	int fast;
 
 	ld_walk_from(l, l->merges);
@@ -629,15 +657,17 @@ ld_merges(struct ld *l, struct pskd_hf *hf)
 queued:
 		if (++nq == BATCH) {
 			for (la = 0; la < nq; la++)
-				keys(hf, &q[la], &arena);
+				keys(hf, &q[la], &arena, &expect);
 			resolve(l, hf, q, nq, &arena, &ml);
+			expect = ml.n > 0 && hf->bytelevel ?
+			    ml.tok[ml.n - 1] : PSKD_RANK_NONE;
 			nq = 0;
 			arena.len = 0;
 		}
 	}
 	ld_check(l);
 	for (la = 0; la < nq; la++)
-		keys(hf, &q[la], &arena);
+		keys(hf, &q[la], &arena, &expect);
 	resolve(l, hf, q, nq, &arena, &ml);
 	tables(hf, &ml);
 	l->mlist = ml.v;	/* for ld_cuts, which frees it */
