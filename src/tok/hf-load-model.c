@@ -457,12 +457,14 @@ queue(struct pskd_hf *hf, struct pend *q, int k, const unsigned char *s,
 
 /*
  * The keys of a queued merge's tokens; their slots prefetched.  Files
- * that list the merges in the order of their tokens (Llama 3, Qwen 3)
+ * that list the merges in the order of their tokens (Llama 3, Qwen 3,
+ * Gemma 3, Llama 2)
  * make the token of the last merge again or the next id: *expect, the
  * last one known, and the id after it are tried first by their bytes
  * (held in id order: no miss), and only when neither is the joined
  * bytes is the token looked up (NONE: none known since such a lookup).
- * Llama 3: 280,083 of 280,147 merges; Qwen 3: 151,323 of 151,387.
+ * Llama 3: 280,083 of 280,147 merges; Qwen 3: 151,323 of 151,387;
+ * Gemma 3, a vocabulary of characters: 513,509 of 514,906.
  */
 static void
 keys(struct pskd_hf *hf, struct pend *q, const struct pskd_buf *arena,
@@ -473,7 +475,7 @@ keys(struct pskd_hf *hf, struct pend *q, const struct pskd_buf *arena,
 	int k, n = 3;
 
 	q->tok = PSKD_RANK_NONE;
-	if ((g = *expect) != PSKD_RANK_NONE && hf->bytelevel) {
+	if ((g = *expect) != PSKD_RANK_NONE) {
 		for (; g <= *expect + 1 && g < r->n; g++)
 			if (r->len[g] == q->len[2] && memcmp(r->bytes +
 			    r->off[g], arena->p + q->off[2], q->len[2]) == 0) {
@@ -659,8 +661,8 @@ queued:
 			for (la = 0; la < nq; la++)
 				keys(hf, &q[la], &arena, &expect);
 			resolve(l, hf, q, nq, &arena, &ml);
-			expect = ml.n > 0 && hf->bytelevel ?
-			    ml.tok[ml.n - 1] : PSKD_RANK_NONE;
+			expect = ml.n == 0 ? PSKD_RANK_NONE : hf->bytelevel ?
+			    ml.tok[ml.n - 1] : ml.v[3 * ml.n - 1];
 			nq = 0;
 			arena.len = 0;
 		}
