@@ -116,9 +116,10 @@ pskd_bpe_init(struct pskd_bpe *e, const struct pskd_ranks *r, int pattern)
 
 /*
  * The merges of each token of 3 to PSKD_RANK_SHORT bytes beside its slot
- * in the ranks (bpe.h's msplit), and of each pair of bytes (pairmerge):
- * a part's token is the token of its bytes, so the merge of two parts is
- * the one that makes their joined bytes and splits them where they meet.
+ * in the ranks (bpe.h's msplit; pair_merges below does each pair of
+ * bytes): a part's token is the token of its bytes, so the merge of two
+ * parts is the one that makes their joined bytes and splits them where
+ * they meet.
  */
 static void
 splits(struct pskd_bpe *e)
