@@ -458,13 +458,12 @@ queue(struct pskd_hf *hf, struct pend *q, int k, const unsigned char *s,
 /*
  * The keys of a queued merge's tokens; their slots prefetched.  Files
  * that list the merges in the order of their tokens (Llama 3, Qwen 3,
- * Gemma 3, Llama 2)
- * make the token of the last merge again or the next id: *expect, the
- * last one known, and the id after it are tried first by their bytes
- * (held in id order: no miss), and only when neither is the joined
- * bytes is the token looked up (NONE: none known since such a lookup).
- * Llama 3: 280,083 of 280,147 merges; Qwen 3: 151,323 of 151,387;
- * Gemma 3, a vocabulary of characters: 513,509 of 514,906.
+ * Gemma 3, Llama 2) make the token of the last merge again or the next
+ * id: *expect, the last one known, and the id after it are tried first
+ * by their bytes (held in id order: no miss), and only when neither is
+ * the joined bytes is the token looked up (NONE: none known since such
+ * a lookup).  Llama 3: 280,083 of 280,147 merges; Qwen 3: 151,323 of
+ * 151,387; Gemma 3, a vocabulary of characters: 513,509 of 514,906.
  */
 static void
 keys(struct pskd_hf *hf, struct pend *q, const struct pskd_buf *arena,
