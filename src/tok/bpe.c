@@ -408,6 +408,18 @@ tk_other(const uint32_t *tksplit, const uint32_t *nx, const uint32_t *rk,
 }
 
 /*
+ * merge_small's check reads tklow[best] (128-150 KB for Llama 3 and
+ * Qwen 3, out of L2 beside the ranks): each rank's entry is fetched when
+ * the rank is known.
+ */
+static inline void
+tk_fetch(const uint8_t *tklow, uint32_t rank)
+{
+	if (tklow != NULL && rank != PSKD_RANK_NONE)
+		__builtin_prefetch(&tklow[rank]);
+}
+
+/*
  * tiktoken's loop, without its moves: parts are a list over byte
  * positions, nx[i] the start of the part after the one at i (n at the
  * end), id[i] its token, rk[i] the rank of it joined to the next.  A scan
@@ -429,11 +441,7 @@ merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
 			id[i] = byte_token(e->ranks, p[i]);
 		rk[i] = i + 1 < n ? e->pair[p[i] << 8 | p[i + 1]] :
 		    PSKD_RANK_NONE;
-		/* The check below reads tklow[best] (128-150 KB for Llama 3
-		   and Qwen 3, out of L2 beside the ranks): each rank's
-		   entry is fetched when the rank is known. */
-		if (tklow != NULL && rk[i] != PSKD_RANK_NONE)
-			__builtin_prefetch(&tklow[rk[i]]);
+		tk_fetch(tklow, rk[i]);
 	}
 	for (;;) {
 		if ((best = pskd_merge_lowest(nx, rk, (uint32_t)n, &k, &kq)) ==
@@ -449,12 +457,9 @@ merge_small(struct pskd_bpe *e, const unsigned char *p, size_t n,
 		    PSKD_RANK_NONE;
 		if (k > 0)
 			rk[kq] = rank_of(e->ranks, p + kq, j - kq);
-		if (tklow != NULL) {
-			if (rk[k] != PSKD_RANK_NONE)
-				__builtin_prefetch(&tklow[rk[k]]);
-			if (k > 0 && rk[kq] != PSKD_RANK_NONE)
-				__builtin_prefetch(&tklow[rk[kq]]);
-		}
+		tk_fetch(tklow, rk[k]);
+		if (k > 0)
+			tk_fetch(tklow, rk[kq]);
 	}
 	for (i = 0; i < n; i = nx[i])
 		out[m++] = id[i];

@@ -249,7 +249,6 @@ ld_vocab(struct ld *l, struct pskd_hf *hf)
 	id = pskd_xreallocarray(NULL, cap, sizeof(*id));
 	/* A token's bytes are no more than its name's: room for all. */
 	pskd_buf_reserve(&bytes, l->vocablen);
-	l->back = pskd_hf_char_bytes();
 	ld_walk_from(l, l->vocab);
 	if (!pskd_jscan_object(&l->j))
 		ld_die(l, "expected the vocab, an object");
@@ -319,6 +318,7 @@ struct mlist {
 	uint32_t	*v, *left, *tok;
 	size_t		 n, cap;
 	int		 sorted;
+	uint32_t	 last;		/* the last merge's token (NONE: none) */
 };
 
 /* Look up a batch of merges (their slots prefetched) and list them. */
@@ -365,12 +365,13 @@ resolve(struct ld *l, struct pskd_hf *hf, struct pend *q, size_t nq,
 		    q[i].len[1]) != 0))
 			hf->apart = 1;
 		if (hf->bytelevel) {
-			if (ml->n > 0 && id[2] < ml->tok[ml->n - 1])
+			if (ml->n > 0 && id[2] < ml->last)
 				ml->sorted = 0;
 			ml->left[ml->n] = id[0];
 			ml->tok[ml->n++] = id[2];
 		} else
 			memcpy(ml->v + 3 * ml->n++, id, sizeof(id));
+		ml->last = id[2];
 	}
 }
 
@@ -589,7 +590,7 @@ void
 ld_merges(struct ld *l, struct pskd_hf *hf)
 {
 	struct pskd_buf a = { 0 }, tok = { 0 }, joined = { 0 }, arena = { 0 };
-	struct mlist ml = { NULL, NULL, NULL, 0, 0, 1 };
+	struct mlist ml = { NULL, NULL, NULL, 0, 0, 1, PSKD_RANK_NONE };
 	struct pend q[BATCH];
 	const unsigned char *sp, *ms;
 	size_t la, strip, nq = 0, mn;
@@ -597,7 +598,6 @@ ld_merges(struct ld *l, struct pskd_hf *hf)
 	int fast;
 
 	ld_walk_from(l, l->merges);
-	l->back = pskd_hf_char_bytes();
 	if (!pskd_jscan_array(&l->j))
 		ld_die(l, "expected the merges, a list");
 	/* At most one merge a 6 bytes ("a b",): room, touched as used. */
@@ -660,8 +660,7 @@ queued:
 			for (la = 0; la < nq; la++)
 				keys(hf, &q[la], &arena, &expect);
 			resolve(l, hf, q, nq, &arena, &ml);
-			expect = ml.n == 0 ? PSKD_RANK_NONE : hf->bytelevel ?
-			    ml.tok[ml.n - 1] : ml.v[3 * ml.n - 1];
+			expect = ml.last;
 			nq = 0;
 			arena.len = 0;
 		}

@@ -333,6 +333,7 @@ ld_parse(struct pskd_hf *hf, const unsigned char *p, size_t n,
 		return -1;
 	}
 	l.direct = t == NULL;
+	l.back = pskd_hf_char_bytes();
 	pskd_jscan_init(&l.j, p, n);
 	if (!pskd_jscan_object(&l.j))
 		ld_die(&l, "not a tokenizer.json: expected an object");
